@@ -1,0 +1,132 @@
+package dev.fleche.transport;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One request and its response.
+ *
+ * <p>The request side is a read-only view filled by the transport before {@link HttpHandler#handle} is called.
+ * The response is sent either whole with {@link #respond} or as a stream with {@link #startResponse}; exactly one
+ * of them may be called, once, from any thread. The transport owns the framing: it writes {@code Content-Length}
+ * or {@code Transfer-Encoding: chunked}, {@code Date}, and {@code Connection} itself; such fields in the handler's
+ * headers are ignored, except that a {@code Content-Length} given on a response to {@code HEAD} is kept.
+ *
+ * <p>Thread-safety: every method may be called from any thread. Methods that may block ({@link #requestBody()}
+ * reads, writes to the response stream) throw {@link IllegalStateException} or {@link IOException} rather than
+ * block a reactor thread.
+ */
+public interface HttpExchange {
+
+    // ---- request ----
+
+    /** The request method, e.g. {@code GET}. */
+    String method();
+
+    /** The raw request-target as received, e.g. {@code /a%20b?x=1}. */
+    String target();
+
+    /** The raw path of the target (not decoded): {@code /a%20b}; {@code *} for {@code OPTIONS *}. */
+    String path();
+
+    /** The raw query of the target without {@code ?}, or {@code null} when there is none. */
+    String query();
+
+    /** {@code "HTTP/1.1"} or {@code "HTTP/1.0"}. */
+    String version();
+
+    /** The request header fields, names as received. Do not modify. */
+    HttpFields headers();
+
+    /** The authority the client asked for: the absolute-form target's, else the {@code Host} header; may be null on HTTP/1.0. */
+    String host();
+
+    /** Whether the request has a body ({@code Content-Length > 0} or chunked). */
+    boolean hasBody();
+
+    /** The declared {@code Content-Length}, or {@code -1} when chunked or absent. */
+    long contentLength();
+
+    /** Whether the whole request body has already been received, so that reading it never blocks. */
+    boolean isBodyReceived();
+
+    /**
+     * The request body as a stream (empty when there is none); the same instance on every call. Reading blocks
+     * until bytes arrive (up to the body-read timeout); the first read of a request that carried
+     * {@code Expect: 100-continue} sends {@code 100 Continue}. Reading on a reactor thread before
+     * {@link #isBodyReceived()} throws {@link IllegalStateException}. Backpressure: while the handler does not
+     * read, the transport stops reading the socket once its inbound window is full.
+     */
+    InputStream requestBody();
+
+    /** The trailer fields of a chunked request body, available once the body has been read to its end. */
+    HttpFields trailers();
+
+    /** The client's address. */
+    InetSocketAddress remoteAddress();
+
+    /** The local address the connection was accepted on. */
+    InetSocketAddress localAddress();
+
+    /** Whether the connection is encrypted (always false until TLS exists). */
+    boolean isSecure();
+
+    /** A number unique to the connection within this server, as used in its events. */
+    long connectionId();
+
+    // ---- response ----
+
+    /**
+     * Sends a complete response with {@code body} (may be empty) and {@code Content-Length}. Never blocks: the
+     * bytes are queued and written by the reactor. For {@code HEAD} requests the body is not sent.
+     *
+     * @throws IllegalStateException when a response was already started
+     */
+    void respond(int status, HttpFields headers, byte[] body);
+
+    /**
+     * Starts a streamed response and returns its body stream. {@code contentLength >= 0} sends that length and
+     * requires exactly that many bytes; {@code -1} sends the body chunked. {@code flush()} hands buffered bytes to
+     * the reactor, which writes them at once; {@code close()} ends the response. When the client reads slowly,
+     * writes block once the connection's outbound buffer is above its high watermark, up to the write-stall
+     * timeout, then fail with {@link IOException}. Writes on a reactor thread never block: they fail instead.
+     *
+     * @throws IllegalStateException when a response was already started
+     */
+    OutputStream startResponse(int status, HttpFields headers, long contentLength);
+
+    /** Whether a response has been started (by {@link #respond}, {@link #startResponse}, or the transport itself). */
+    boolean isResponseStarted();
+
+    /**
+     * Abandons the exchange: the connection is closed at once, without completing any response in progress.
+     * Use it when a response cannot be finished (e.g. a failure after the head was sent).
+     */
+    void abort();
+
+    // ---- connection and timers ----
+
+    /** Whether the client is still connected (an EOF or reset seen by the reactor turns this false). */
+    boolean isOpen();
+
+    /**
+     * Registers a callback run (on the reactor thread) when the client disconnects before this exchange's
+     * response is complete. If the client is already gone it runs at once. Callbacks must not block.
+     */
+    void onDisconnect(Runnable callback);
+
+    /**
+     * Runs {@code task} on this connection's reactor after {@code delay}. The returned handle cancels it. The task
+     * must not block. Timer slots are released when they run or are cancelled; none are kept after that.
+     */
+    Timeout schedule(Runnable task, long delay, TimeUnit unit);
+
+    /** Queues {@code task} to run on this connection's reactor thread (after the current work when called on it). */
+    void execute(Runnable task);
+
+    /** Whether the caller is this connection's reactor thread. */
+    boolean inReactor();
+}

@@ -1,0 +1,157 @@
+package dev.fleche.transport;
+
+import dev.fleche.transport.internal.Acceptor;
+import dev.fleche.transport.internal.Reactor;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.channels.ServerSocketChannel;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * An HTTP/1.1 server: one acceptor thread and {@link ServerOptions#reactors()} reactor threads, each owning its
+ * connections. Create with {@link #create}, then {@link #start()}; stop with {@link #stop(Duration)}.
+ *
+ * <pre>{@code
+ * HttpServer server = HttpServer.create(ServerOptions.builder().port(0).build(),
+ *         exchange -> exchange.respond(200, new HttpFields().add("Content-Type", "text/plain"),
+ *                 "Hello, World!".getBytes(StandardCharsets.UTF_8)));
+ * server.start();
+ * System.out.println("listening on " + server.port());
+ * }</pre>
+ */
+public final class HttpServer implements AutoCloseable {
+    private final ServerOptions options;
+    private final HttpHandler handler;
+    private final AtomicInteger open = new AtomicInteger();
+    private ServerSocketChannel channel;
+    private Reactor[] reactors;
+    private Acceptor acceptor;
+    private Thread acceptorThread;
+    private volatile boolean started;
+    private volatile boolean stopped;
+
+    private HttpServer(ServerOptions options, HttpHandler handler) {
+        this.options = Objects.requireNonNull(options, "options");
+        this.handler = Objects.requireNonNull(handler, "handler");
+    }
+
+    /** A server for {@code handler} with {@code options}; nothing is bound until {@link #start()}. */
+    public static HttpServer create(ServerOptions options, HttpHandler handler) {
+        return new HttpServer(options, handler);
+    }
+
+    /** Binds the listening socket and starts the threads; returns {@code this}. */
+    public synchronized HttpServer start() throws IOException {
+        if (started) {
+            throw new IllegalStateException("already started");
+        }
+        ServerSocketChannel server = ServerSocketChannel.open();
+        try {
+            server.setOption(StandardSocketOptions.SO_REUSEADDR, true);
+            server.bind(options.address(), options.backlog());
+            Reactor[] loops = new Reactor[options.reactors()];
+            for (int i = 0; i < loops.length; i++) {
+                loops[i] = new Reactor(options, handler, open);
+            }
+            int port = ((InetSocketAddress) server.getLocalAddress()).getPort();
+            for (int i = 0; i < loops.length; i++) {
+                loops[i].start("fleche-reactor-" + port + "-" + i);
+            }
+            channel = server;
+            reactors = loops;
+            acceptor = new Acceptor(server, loops, open, options.maxConnections());
+            acceptorThread = new Thread(acceptor, "fleche-acceptor-" + port);
+            acceptorThread.start();
+            started = true;
+            return this;
+        } catch (IOException | RuntimeException e) {
+            server.close();
+            throw e;
+        }
+    }
+
+    /** The bound address; valid after {@link #start()}. */
+    public InetSocketAddress address() {
+        requireStarted();
+        try {
+            return (InetSocketAddress) channel.getLocalAddress();
+        } catch (IOException e) {
+            throw new IllegalStateException("server socket closed", e);
+        }
+    }
+
+    /** The bound port (the real one when the options asked for port 0); valid after {@link #start()}. */
+    public int port() {
+        return address().getPort();
+    }
+
+    /** The options this server runs with. */
+    public ServerOptions options() {
+        return options;
+    }
+
+    /**
+     * Stops gracefully: stops accepting, closes idle connections, lets exchanges in flight finish for up to
+     * {@code grace}, then closes whatever is left and ends the threads. Returns whether everything finished within
+     * the grace period. Idempotent; blocks until the threads have ended.
+     */
+    public synchronized boolean stop(Duration grace) throws InterruptedException {
+        if (!started || stopped) {
+            return true;
+        }
+        stopped = true;
+        try {
+            channel.close();
+        } catch (IOException ignored) {
+            // the acceptor ends either way
+        }
+        acceptorThread.join();
+        CountDownLatch[] drains = new CountDownLatch[reactors.length];
+        for (int i = 0; i < reactors.length; i++) {
+            drains[i] = reactors[i].drain();
+        }
+        long deadline = System.nanoTime() + grace.toNanos();
+        boolean clean = true;
+        for (CountDownLatch drain : drains) {
+            clean &= drain.await(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        }
+        for (Reactor reactor : reactors) {
+            reactor.stop();
+        }
+        return clean;
+    }
+
+    /** {@link #stop(Duration)} with no grace period. */
+    @Override
+    public void close() {
+        try {
+            stop(Duration.ZERO);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** A snapshot of the counters (approximate while the server runs). */
+    public ServerMetrics metrics() {
+        long[] sum = new long[8];
+        if (reactors != null) {
+            for (Reactor reactor : reactors) {
+                reactor.counters(sum);
+            }
+        }
+        return new ServerMetrics(open.get(), sum[0], acceptor == null ? 0 : acceptor.refused(), sum[1], sum[2],
+                sum[3], sum[4], sum[5], sum[6], sum[7]);
+    }
+
+    private void requireStarted() {
+        if (!started) {
+            throw new IllegalStateException("not started");
+        }
+    }
+}

@@ -1,0 +1,191 @@
+package dev.fleche.transport;
+
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.function.LongSupplier;
+
+/**
+ * The settings of an {@link HttpServer}: immutable, built by {@link #builder()}, validated by
+ * {@link Builder#build()}.
+ *
+ * <table>
+ *   <caption>Settings, defaults and meaning</caption>
+ *   <tr><th>setting</th><th>default</th><th>meaning</th></tr>
+ *   <tr><td>{@code address}</td><td>{@code 0.0.0.0:8080}</td><td>where to listen; port 0 picks a free port
+ *       ({@link HttpServer#port()} tells which)</td></tr>
+ *   <tr><td>{@code reactors}</td><td>available processors</td><td>reactor threads, each with its own selector,
+ *       connections, task queue and timer</td></tr>
+ *   <tr><td>{@code backlog}</td><td>1024</td><td>listen backlog</td></tr>
+ *   <tr><td>{@code maxConnections}</td><td>16,000</td><td>open connections; beyond it new ones get
+ *       {@code 503} and are closed</td></tr>
+ *   <tr><td>{@code maxRequestLineBytes}</td><td>8 KiB</td><td>longer request line: {@code 414}</td></tr>
+ *   <tr><td>{@code maxHeaderBytes}</td><td>16 KiB</td><td>larger header (or trailer) section: {@code 431}</td></tr>
+ *   <tr><td>{@code maxHeaderCount}</td><td>100</td><td>more header fields: {@code 431}</td></tr>
+ *   <tr><td>{@code maxBodyBytes}</td><td>64 MiB</td><td>larger request body: {@code 413} (before reading when
+ *       {@code Content-Length} says so); {@code Long.MAX_VALUE} for no limit</td></tr>
+ *   <tr><td>{@code bodyAggregationBytes}</td><td>16 KiB</td><td>bodies with a {@code Content-Length} up to this
+ *       are received whole before the handler is called, so reading them never blocks</td></tr>
+ *   <tr><td>{@code maxDrainBytes}</td><td>64 KiB</td><td>an unread request body up to this is read and discarded
+ *       after the response to keep the connection; a larger one closes it</td></tr>
+ *   <tr><td>{@code inboundWindowBytes}</td><td>64 KiB</td><td>request body bytes queued for a handler before the
+ *       reactor stops reading the socket</td></tr>
+ *   <tr><td>{@code outboundHighWaterBytes}</td><td>64 KiB</td><td>response bytes queued for a slow client
+ *       before writers block (they resume below half of it)</td></tr>
+ *   <tr><td>{@code idleTimeout}</td><td>60 s</td><td>a keep-alive connection with no request in progress is
+ *       closed after this</td></tr>
+ *   <tr><td>{@code headerTimeout}</td><td>20 s</td><td>a request head not complete after this: {@code 408} and
+ *       close (slowloris)</td></tr>
+ *   <tr><td>{@code bodyTimeout}</td><td>30 s</td><td>no request body bytes for this long while the body is
+ *       expected: the exchange fails ({@code 408} when nothing was answered yet) and the connection closes</td></tr>
+ *   <tr><td>{@code writeStallTimeout}</td><td>30 s</td><td>queued response bytes making no progress for this
+ *       long: the exchange fails with an {@code IOException} and the connection closes</td></tr>
+ *   <tr><td>{@code nanoClock}</td><td>{@code System::nanoTime}</td><td>the clock of every timeout and timer
+ *       (inject one in tests)</td></tr>
+ * </table>
+ */
+public record ServerOptions(
+        InetSocketAddress address,
+        int reactors,
+        int backlog,
+        int maxConnections,
+        int maxRequestLineBytes,
+        int maxHeaderBytes,
+        int maxHeaderCount,
+        long maxBodyBytes,
+        int bodyAggregationBytes,
+        long maxDrainBytes,
+        int inboundWindowBytes,
+        int outboundHighWaterBytes,
+        Duration idleTimeout,
+        Duration headerTimeout,
+        Duration bodyTimeout,
+        Duration writeStallTimeout,
+        LongSupplier nanoClock) {
+
+    /** Validates every setting; use {@link #builder()} rather than this constructor. */
+    public ServerOptions {
+        Objects.requireNonNull(address, "address");
+        Objects.requireNonNull(nanoClock, "nanoClock");
+        positive("reactors", reactors);
+        positive("backlog", backlog);
+        positive("maxConnections", maxConnections);
+        atLeast("maxRequestLineBytes", maxRequestLineBytes, 64);
+        atLeast("maxHeaderBytes", maxHeaderBytes, 256);
+        positive("maxHeaderCount", maxHeaderCount);
+        if (maxBodyBytes < 0) {
+            throw new IllegalArgumentException("maxBodyBytes must be >= 0, was " + maxBodyBytes);
+        }
+        atLeast("bodyAggregationBytes", bodyAggregationBytes, 0);
+        if (maxDrainBytes < 0) {
+            throw new IllegalArgumentException("maxDrainBytes must be >= 0, was " + maxDrainBytes);
+        }
+        atLeast("inboundWindowBytes", inboundWindowBytes, 1024);
+        atLeast("outboundHighWaterBytes", outboundHighWaterBytes, 1024);
+        duration("idleTimeout", idleTimeout);
+        duration("headerTimeout", headerTimeout);
+        duration("bodyTimeout", bodyTimeout);
+        duration("writeStallTimeout", writeStallTimeout);
+    }
+
+    /** A builder holding every default of the table above. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder starting from these settings. */
+    public Builder toBuilder() {
+        return new Builder(this);
+    }
+
+    private static void positive(String name, long value) {
+        atLeast(name, value, 1);
+    }
+
+    private static void atLeast(String name, long value, long min) {
+        if (value < min) {
+            throw new IllegalArgumentException(name + " must be >= " + min + ", was " + value);
+        }
+    }
+
+    private static void duration(String name, Duration value) {
+        Objects.requireNonNull(value, name);
+        if (value.isNegative() || value.isZero()) {
+            throw new IllegalArgumentException(name + " must be positive, was " + value);
+        }
+    }
+
+    /** Builds {@link ServerOptions}; every setter returns {@code this}. */
+    public static final class Builder {
+        private InetSocketAddress address = new InetSocketAddress(8080);
+        private int reactors = Runtime.getRuntime().availableProcessors();
+        private int backlog = 1024;
+        private int maxConnections = 16_000;
+        private int maxRequestLineBytes = 8 * 1024;
+        private int maxHeaderBytes = 16 * 1024;
+        private int maxHeaderCount = 100;
+        private long maxBodyBytes = 64L * 1024 * 1024;
+        private int bodyAggregationBytes = 16 * 1024;
+        private long maxDrainBytes = 64 * 1024;
+        private int inboundWindowBytes = 64 * 1024;
+        private int outboundHighWaterBytes = 64 * 1024;
+        private Duration idleTimeout = Duration.ofSeconds(60);
+        private Duration headerTimeout = Duration.ofSeconds(20);
+        private Duration bodyTimeout = Duration.ofSeconds(30);
+        private Duration writeStallTimeout = Duration.ofSeconds(30);
+        private LongSupplier nanoClock = System::nanoTime;
+
+        private Builder() {
+        }
+
+        private Builder(ServerOptions o) {
+            address = o.address;
+            reactors = o.reactors;
+            backlog = o.backlog;
+            maxConnections = o.maxConnections;
+            maxRequestLineBytes = o.maxRequestLineBytes;
+            maxHeaderBytes = o.maxHeaderBytes;
+            maxHeaderCount = o.maxHeaderCount;
+            maxBodyBytes = o.maxBodyBytes;
+            bodyAggregationBytes = o.bodyAggregationBytes;
+            maxDrainBytes = o.maxDrainBytes;
+            inboundWindowBytes = o.inboundWindowBytes;
+            outboundHighWaterBytes = o.outboundHighWaterBytes;
+            idleTimeout = o.idleTimeout;
+            headerTimeout = o.headerTimeout;
+            bodyTimeout = o.bodyTimeout;
+            writeStallTimeout = o.writeStallTimeout;
+            nanoClock = o.nanoClock;
+        }
+
+        public Builder address(InetSocketAddress value) { address = value; return this; }
+        /** Listens on {@code host:port}; port 0 picks a free port. */
+        public Builder address(String host, int port) { address = new InetSocketAddress(host, port); return this; }
+        /** Listens on every interface at {@code port}. */
+        public Builder port(int port) { address = new InetSocketAddress(port); return this; }
+        public Builder reactors(int value) { reactors = value; return this; }
+        public Builder backlog(int value) { backlog = value; return this; }
+        public Builder maxConnections(int value) { maxConnections = value; return this; }
+        public Builder maxRequestLineBytes(int value) { maxRequestLineBytes = value; return this; }
+        public Builder maxHeaderBytes(int value) { maxHeaderBytes = value; return this; }
+        public Builder maxHeaderCount(int value) { maxHeaderCount = value; return this; }
+        public Builder maxBodyBytes(long value) { maxBodyBytes = value; return this; }
+        public Builder bodyAggregationBytes(int value) { bodyAggregationBytes = value; return this; }
+        public Builder maxDrainBytes(long value) { maxDrainBytes = value; return this; }
+        public Builder inboundWindowBytes(int value) { inboundWindowBytes = value; return this; }
+        public Builder outboundHighWaterBytes(int value) { outboundHighWaterBytes = value; return this; }
+        public Builder idleTimeout(Duration value) { idleTimeout = value; return this; }
+        public Builder headerTimeout(Duration value) { headerTimeout = value; return this; }
+        public Builder bodyTimeout(Duration value) { bodyTimeout = value; return this; }
+        public Builder writeStallTimeout(Duration value) { writeStallTimeout = value; return this; }
+        public Builder nanoClock(LongSupplier value) { nanoClock = value; return this; }
+
+        /** Validates and returns the options; throws {@link IllegalArgumentException} naming a bad setting. */
+        public ServerOptions build() {
+            return new ServerOptions(address, reactors, backlog, maxConnections, maxRequestLineBytes,
+                    maxHeaderBytes, maxHeaderCount, maxBodyBytes, bodyAggregationBytes, maxDrainBytes,
+                    inboundWindowBytes, outboundHighWaterBytes, idleTimeout, headerTimeout, bodyTimeout,
+                    writeStallTimeout, nanoClock);
+        }
+    }
+}

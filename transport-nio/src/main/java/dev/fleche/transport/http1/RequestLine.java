@@ -1,0 +1,131 @@
+package dev.fleche.transport.http1;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * A parsed request line (RFC 9112 3): {@code method SP request-target SP HTTP-version}, with the target split by
+ * its form (origin, absolute, authority or asterisk).
+ *
+ * @param authority the authority of an absolute-form target, else {@code null}
+ */
+record RequestLine(String method, String target, String path, String query, String authority, int minorVersion) {
+
+    static final String GET = "GET";
+    static final String HEAD = "HEAD";
+    static final String POST = "POST";
+    static final String PUT = "PUT";
+    static final String DELETE = "DELETE";
+    static final String OPTIONS = "OPTIONS";
+    static final String PATCH = "PATCH";
+    static final String TRACE = "TRACE";
+    static final String CONNECT = "CONNECT";
+
+    private static final String[] METHODS = {GET, POST, HEAD, PUT, DELETE, OPTIONS, PATCH, TRACE, CONNECT};
+    private static final int VERSION_LENGTH = "HTTP/1.1".length();
+
+    /** Parses the request line {@code b[start, end)} (CRLF excluded). */
+    static RequestLine parse(byte[] b, int start, int end) throws RequestException {
+        int methodEnd = HttpChars.scanToken(b, start, end);
+        if (methodEnd == end) {
+            throw new RequestException(ProtocolRule.REQUEST_LINE_INVALID);
+        }
+        if (methodEnd == start || b[methodEnd] != HttpChars.SP) {
+            throw new RequestException(ProtocolRule.METHOD_INVALID);
+        }
+        int targetStart = methodEnd + 1;
+        int targetEnd = targetStart;
+        while (targetEnd < end && HttpChars.isVisible(b[targetEnd])) {
+            targetEnd++;
+        }
+        if (targetEnd == targetStart || targetEnd == end) {
+            throw new RequestException(ProtocolRule.REQUEST_LINE_INVALID);
+        }
+        if (b[targetEnd] != HttpChars.SP) {
+            throw new RequestException(ProtocolRule.TARGET_INVALID);
+        }
+        int minor = minorVersion(b, targetEnd + 1, end);
+        String method = method(b, start, methodEnd);
+        String target = new String(b, targetStart, targetEnd - targetStart, StandardCharsets.US_ASCII);
+        return withTarget(method, target, minor);
+    }
+
+    /** Parses {@code HTTP/<digit>.<digit>}: returns 0 or 1 for major version 1, refuses any other. */
+    private static int minorVersion(byte[] b, int start, int end) throws RequestException {
+        if (end - start != VERSION_LENGTH || b[start] != 'H' || b[start + 1] != 'T' || b[start + 2] != 'T'
+                || b[start + 3] != 'P' || b[start + 4] != '/' || !isDigit(b[start + 5]) || b[start + 6] != '.'
+                || !isDigit(b[start + 7])) {
+            throw new RequestException(ProtocolRule.VERSION_INVALID);
+        }
+        if (b[start + 5] != '1') {
+            throw new RequestException(ProtocolRule.VERSION_NOT_SUPPORTED);
+        }
+        return b[start + 7] == '0' ? 0 : 1;
+    }
+
+    private static String method(byte[] b, int start, int end) {
+        String known = HttpChars.lookup(METHODS, b, start, end);
+        return known != null ? known : new String(b, start, end - start, StandardCharsets.US_ASCII);
+    }
+
+    private static RequestLine withTarget(String method, String target, int minor) throws RequestException {
+        if (CONNECT.equals(method)) {
+            if (target.indexOf('/') >= 0 || !Authority.isValid(target, false, true)) {
+                throw new RequestException(ProtocolRule.AUTHORITY_FORM_INVALID);
+            }
+            return new RequestLine(method, target, target, null, null, minor);
+        }
+        char first = target.charAt(0);
+        if (first == '/') {
+            int question = target.indexOf('?');
+            return question < 0
+                    ? new RequestLine(method, target, target, null, null, minor)
+                    : new RequestLine(method, target, target.substring(0, question),
+                            target.substring(question + 1), null, minor);
+        }
+        if (first == '*' && target.length() == 1) {
+            if (!OPTIONS.equals(method)) {
+                throw new RequestException(ProtocolRule.ASTERISK_FORM_MISUSED);
+            }
+            return new RequestLine(method, target, target, null, null, minor);
+        }
+        return absoluteForm(method, target, minor);
+    }
+
+    /** Parses {@code http[s]://authority[/path][?query]} (RFC 9112 3.2.2). */
+    private static RequestLine absoluteForm(String method, String target, int minor) throws RequestException {
+        int authorityStart = schemeEnd(target);
+        if (authorityStart < 0) {
+            throw new RequestException(target.contains("://")
+                    ? ProtocolRule.ABSOLUTE_FORM_INVALID : ProtocolRule.TARGET_INVALID);
+        }
+        int authorityEnd = authorityStart;
+        while (authorityEnd < target.length() && target.charAt(authorityEnd) != '/'
+                && target.charAt(authorityEnd) != '?') {
+            authorityEnd++;
+        }
+        String authority = target.substring(authorityStart, authorityEnd);
+        if (!Authority.isValid(authority, false, false)) {
+            throw new RequestException(ProtocolRule.ABSOLUTE_FORM_INVALID);
+        }
+        int question = target.indexOf('?', authorityEnd);
+        int pathEnd = question < 0 ? target.length() : question;
+        String path = pathEnd == authorityEnd ? "/" : target.substring(authorityEnd, pathEnd);
+        String query = question < 0 ? null : target.substring(question + 1);
+        return new RequestLine(method, target, path, query, authority, minor);
+    }
+
+    /** The index past {@code "http://"} or {@code "https://"} (scheme in any case), or -1. */
+    private static int schemeEnd(String target) {
+        if (target.regionMatches(true, 0, "http://", 0, 7)) {
+            return 7;
+        }
+        if (target.regionMatches(true, 0, "https://", 0, 8)) {
+            return 8;
+        }
+        return -1;
+    }
+
+    private static boolean isDigit(byte b) {
+        return b >= '0' && b <= '9';
+    }
+}

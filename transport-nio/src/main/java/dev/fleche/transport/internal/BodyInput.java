@@ -1,0 +1,170 @@
+package dev.fleche.transport.internal;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.ArrayDeque;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * A request body streamed to a handler thread. The reactor {@link #offer}s copies of what it reads; the handler
+ * blocks in {@link #read} until bytes, the end, or a failure arrive. When more than the inbound window is
+ * queued the reactor stops reading the socket; the reader asks it to resume once it has taken half of it.
+ * The first read sends {@code 100 Continue} when the client asked for it. Locks, not {@code synchronized}, so
+ * virtual threads never pin while they wait.
+ */
+final class BodyInput extends InputStream {
+    private final Exchange exchange;
+    private final int window;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition changed = lock.newCondition();
+    private final ArrayDeque<byte[]> chunks = new ArrayDeque<>();
+    private int headOffset;
+    private long queued;
+    private boolean ended;
+    private IOException failure;
+    private boolean paused;
+    private boolean resumeRequested;
+    private volatile boolean continueNeeded;
+
+    BodyInput(Exchange exchange, int window, boolean expectContinue) {
+        this.exchange = exchange;
+        this.window = window;
+        this.continueNeeded = expectContinue;
+    }
+
+    /** Reactor: queues a copy of {@code bytes[offset, offset+length)}; returns the bytes now queued. */
+    long offer(byte[] bytes, int offset, int length) {
+        byte[] copy = java.util.Arrays.copyOfRange(bytes, offset, offset + length);
+        lock.lock();
+        try {
+            chunks.add(copy);
+            queued += length;
+            changed.signalAll();
+            return queued;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Reactor: reading is paused until the reader has taken half the window. */
+    void markPaused() {
+        lock.lock();
+        try {
+            paused = true;
+            resumeRequested = false;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    void end() {
+        lock.lock();
+        try {
+            ended = true;
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    void fail(IOException error) {
+        lock.lock();
+        try {
+            if (!ended && failure == null) {
+                failure = error;
+            }
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public int read() throws IOException {
+        byte[] one = new byte[1];
+        int n = read(one, 0, 1);
+        return n < 0 ? -1 : one[0] & 0xFF;
+    }
+
+    @Override
+    public int read(byte[] target, int offset, int length) throws IOException {
+        java.util.Objects.checkFromIndexSize(offset, length, target.length);
+        if (length == 0) {
+            return 0;
+        }
+        requestContinue();
+        boolean resume;
+        int taken;
+        lock.lock();
+        try {
+            awaitData();
+            if (chunks.isEmpty()) {
+                if (failure != null) {
+                    throw new IOException(failure.getMessage(), failure);
+                }
+                return -1;
+            }
+            taken = take(target, offset, length);
+            resume = paused && !resumeRequested && queued <= window / 2;
+            if (resume) {
+                resumeRequested = true;
+                paused = false;
+            }
+        } finally {
+            lock.unlock();
+        }
+        if (resume) {
+            exchange.execute(exchange.connection::resumeReading);
+        }
+        return taken;
+    }
+
+    private void awaitData() throws IOException {
+        while (chunks.isEmpty() && !ended && failure == null) {
+            if (exchange.inReactor()) {
+                throw new IllegalStateException("request body not fully received; a reactor thread cannot block");
+            }
+            try {
+                changed.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new java.io.InterruptedIOException("interrupted while reading the request body");
+            }
+        }
+    }
+
+    private int take(byte[] target, int offset, int length) {
+        int taken = 0;
+        while (taken < length && !chunks.isEmpty()) {
+            byte[] chunk = chunks.peek();
+            int n = Math.min(length - taken, chunk.length - headOffset);
+            System.arraycopy(chunk, headOffset, target, offset + taken, n);
+            taken += n;
+            headOffset += n;
+            if (headOffset == chunk.length) {
+                chunks.poll();
+                headOffset = 0;
+            }
+        }
+        queued -= taken;
+        return taken;
+    }
+
+    private void requestContinue() {
+        if (continueNeeded) {
+            continueNeeded = false;
+            exchange.execute(() -> exchange.connection.sendContinue(exchange));
+        }
+    }
+
+    @Override
+    public int available() {
+        lock.lock();
+        try {
+            return (int) Math.min(Integer.MAX_VALUE, queued);
+        } finally {
+            lock.unlock();
+        }
+    }
+}

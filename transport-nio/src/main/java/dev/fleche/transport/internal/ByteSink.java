@@ -1,0 +1,85 @@
+package dev.fleche.transport.internal;
+
+import java.util.Arrays;
+
+/**
+ * A growable byte array used to encode response bytes without intermediate Strings. Reused: a reactor keeps one
+ * for encoding on its thread; off-reactor writers use their own.
+ */
+final class ByteSink {
+    private byte[] bytes;
+    private int size;
+
+    ByteSink(int capacity) {
+        bytes = new byte[capacity];
+    }
+
+    void put(byte b) {
+        ensure(1);
+        bytes[size++] = b;
+    }
+
+    void put(byte[] src) {
+        put(src, 0, src.length);
+    }
+
+    void put(byte[] src, int offset, int length) {
+        ensure(length);
+        System.arraycopy(src, offset, bytes, size, length);
+        size += length;
+    }
+
+    /** Appends {@code text}, which must be ASCII. */
+    void putAscii(String text) {
+        int n = text.length();
+        ensure(n);
+        for (int i = 0; i < n; i++) {
+            bytes[size++] = (byte) text.charAt(i);
+        }
+    }
+
+    void putDecimal(long value) {
+        if (value == 0) {
+            put((byte) '0');
+            return;
+        }
+        ensure(20);
+        int start = size;
+        for (long v = value; v > 0; v /= 10) {
+            bytes[size++] = (byte) ('0' + (v % 10));
+        }
+        for (int i = start, j = size - 1; i < j; i++, j--) {
+            byte t = bytes[i];
+            bytes[i] = bytes[j];
+            bytes[j] = t;
+        }
+    }
+
+    void putHex(long value) {
+        String hex = Long.toHexString(value);
+        putAscii(hex);
+    }
+
+    int size() {
+        return size;
+    }
+
+    byte[] array() {
+        return bytes;
+    }
+
+    void clear() {
+        size = 0;
+    }
+
+    /** A copy of the content, exactly sized. */
+    byte[] toByteArray() {
+        return Arrays.copyOf(bytes, size);
+    }
+
+    private void ensure(int extra) {
+        if (size + extra > bytes.length) {
+            bytes = Arrays.copyOf(bytes, Math.max(bytes.length * 2, size + extra));
+        }
+    }
+}

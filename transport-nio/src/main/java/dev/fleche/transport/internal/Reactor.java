@@ -1,0 +1,266 @@
+package dev.fleche.transport.internal;
+
+import dev.fleche.transport.HttpHandler;
+import dev.fleche.transport.ServerOptions;
+import dev.fleche.transport.http1.RequestHeadParser;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.ClosedSelectorException;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.SocketChannel;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * One event loop: a thread with its own selector, its connections, a task queue, a timer wheel, one shared read
+ * buffer and one staging buffer for writes. Only this thread touches its connections; other threads hand work
+ * over with {@link #execute}, which wakes the selector only when called from off the loop and only once per
+ * turn.
+ *
+ * <pre>
+ *   loop:  select (bounded by the next timer tick) ─▶ ready keys ─▶ queued tasks ─▶ expired timers ─┐
+ *            ▲                                                                                    │
+ *            └────────────────────────────────────────────────────────────────────────────────────┘
+ * </pre>
+ */
+public final class Reactor implements Runnable {
+    private static final long TICK_NANOS = 10_000_000L;
+    private static final int READ_BUFFER_BYTES = 64 * 1024;
+
+    final ServerOptions options;
+    final HttpHandler handler;
+    final Events events;
+    final Counters counters = new Counters();
+    final ResponseEncoder encoder = new ResponseEncoder();
+    final TimerWheel wheel;
+    final ByteBuffer readBuffer = ByteBuffer.allocate(READ_BUFFER_BYTES);
+    final ByteSink staging = new ByteSink(16 * 1024);
+    /** The connection whose bytes are in {@link #staging}, or null when it is empty. */
+    Connection stagingOwner;
+
+    private final Selector selector;
+    private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
+    private final AtomicBoolean wakeupPending = new AtomicBoolean();
+    private final AtomicInteger openConnections;
+    private final CountDownLatch stopped = new CountDownLatch(1);
+    private final List<Connection> connections = new ArrayList<>();
+    private final ArrayDeque<RequestHeadParser> parsers = new ArrayDeque<>();
+    private volatile Thread thread;
+    private volatile boolean running = true;
+    private boolean draining;
+    private CountDownLatch drained;
+    long now;
+
+    public Reactor(ServerOptions options, HttpHandler handler, AtomicInteger openConnections) throws IOException {
+        this.options = options;
+        this.handler = handler;
+        this.openConnections = openConnections;
+        this.events = new Events();
+        this.selector = Selector.open();
+        this.now = options.nanoClock().getAsLong();
+        this.wheel = new TimerWheel(512, TICK_NANOS, now);
+    }
+
+    /** Starts the loop on a new platform thread named {@code name}. */
+    public void start(String name) {
+        Thread t = new Thread(this, name);
+        t.setDaemon(false);
+        thread = t;
+        t.start();
+    }
+
+    @Override
+    public void run() {
+        thread = Thread.currentThread();
+        try {
+            while (running) {
+                turn();
+            }
+        } catch (ClosedSelectorException ignored) {
+            // stopped
+        } finally {
+            closeAll();
+            try {
+                selector.close();
+            } catch (IOException ignored) {
+                // nothing to release beyond this
+            }
+            stopped.countDown();
+        }
+    }
+
+    private void turn() {
+        long wait = wheel.millisToNextTick(now);
+        wakeupPending.set(false);
+        try {
+            if (!tasks.isEmpty()) {
+                selector.selectNow();
+            } else {
+                selector.select(wait);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        now = options.nanoClock().getAsLong();
+        Set<SelectionKey> ready = selector.selectedKeys();
+        if (!ready.isEmpty()) {
+            for (SelectionKey key : ready) {
+                Connection connection = (Connection) key.attachment();
+                connection.onReady(key);
+            }
+            ready.clear();
+        }
+        runTasks();
+        wheel.advance(now);
+    }
+
+    private void runTasks() {
+        // Bounded: tasks queued by these tasks run on the next turn, after I/O.
+        for (int n = tasks.size(); n > 0; n--) {
+            Runnable task = tasks.poll();
+            if (task == null) {
+                break;
+            }
+            try {
+                task.run();
+            } catch (RuntimeException | Error e) {
+                Events.warn("task-error", -1, e);
+            }
+        }
+    }
+
+    /** Queues {@code task} for this loop; wakes the selector when called from another thread. */
+    public void execute(Runnable task) {
+        tasks.add(task);
+        if (Thread.currentThread() != thread && wakeupPending.compareAndSet(false, true)) {
+            selector.wakeup();
+        }
+    }
+
+    boolean inLoop() {
+        return Thread.currentThread() == thread;
+    }
+
+    /** Adopts an accepted socket (from the acceptor thread). */
+    public void adopt(SocketChannel channel, long id) {
+        execute(() -> register(channel, id));
+    }
+
+    private void register(SocketChannel channel, long id) {
+        try {
+            if (draining) {
+                throw new IOException("server stopping");
+            }
+            Connection connection = new Connection(this, channel, id);
+            connection.key = channel.register(selector, SelectionKey.OP_READ, connection);
+            connection.index = connections.size();
+            connections.add(connection);
+            counters.accepted++;
+            connection.opened();
+        } catch (IOException e) {
+            openConnections.decrementAndGet();
+            try {
+                channel.close();
+            } catch (IOException ignored) {
+                // already failing
+            }
+        }
+    }
+
+    /** Called by a connection once it is closed. */
+    void closed(Connection connection) {
+        // Swap-remove keeps this O(1) on average: connections remember their index.
+        int index = connection.index;
+        int last = connections.size() - 1;
+        if (index >= 0 && index <= last && connections.get(index) == connection) {
+            Connection moved = connections.get(last);
+            connections.set(index, moved);
+            moved.index = index;
+            connections.remove(last);
+        } else {
+            connections.remove(connection);
+        }
+        connection.index = -1;
+        counters.closed++;
+        openConnections.decrementAndGet();
+        if (draining && connections.isEmpty() && drained != null) {
+            drained.countDown();
+        }
+    }
+
+    /** A request-head parser for a connection starting a head; reused across connections. */
+    RequestHeadParser borrowParser() {
+        RequestHeadParser parser = parsers.poll();
+        if (parser == null) {
+            parser = new RequestHeadParser(options.maxRequestLineBytes(), options.maxHeaderBytes(),
+                    options.maxHeaderCount());
+        }
+        return parser;
+    }
+
+    void returnParser(RequestHeadParser parser) {
+        if (parsers.size() < 64) {
+            parser.reset();
+            parsers.push(parser);
+        }
+    }
+
+    /** Starts a graceful stop: idle connections close now, busy ones after their response. */
+    public CountDownLatch drain() {
+        CountDownLatch latch = new CountDownLatch(1);
+        execute(() -> {
+            draining = true;
+            drained = latch;
+            for (Connection c : new ArrayList<>(connections)) {
+                c.drain();
+            }
+            if (connections.isEmpty()) {
+                latch.countDown();
+            }
+        });
+        return latch;
+    }
+
+    boolean isDraining() {
+        return draining;
+    }
+
+    /** Ends the loop, closing every connection still open; waits for the thread to end. */
+    public void stop() throws InterruptedException {
+        running = false;
+        selector.wakeup();
+        Thread t = thread;
+        if (t != null && t != Thread.currentThread()) {
+            stopped.await();
+        }
+    }
+
+    private void closeAll() {
+        for (Connection c : new ArrayList<>(connections)) {
+            c.close("stop");
+        }
+    }
+
+    /** This reactor's counters (read racily by metrics snapshots). */
+    public long[] counters(long[] sum) {
+        Counters c = counters;
+        sum[0] += c.accepted;
+        sum[1] += c.closed;
+        sum[2] += c.requests;
+        sum[3] += c.bytesRead;
+        sum[4] += c.bytesWritten;
+        sum[5] += c.protocolErrors;
+        sum[6] += c.timeouts;
+        sum[7] += c.handlerErrors;
+        return sum;
+    }
+}

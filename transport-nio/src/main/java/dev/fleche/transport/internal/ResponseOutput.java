@@ -1,0 +1,188 @@
+package dev.fleche.transport.internal;
+
+import dev.fleche.transport.HttpFields;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * A streamed response body. Bytes collect in a small buffer; a full buffer, {@link #flush()} or {@link #close()}
+ * hands them to the reactor, which frames and writes them (the head goes with the first hand-over). Backpressure:
+ * a writer blocks while the bytes handed over but not yet on the socket exceed the high watermark, and resumes
+ * below half of it; the reactor's write-stall timeout closes the connection (failing the writer) if the client
+ * stops reading. On a reactor thread writes never block: above the watermark they fail.
+ */
+final class ResponseOutput extends OutputStream {
+    /** The response head, encoded by the reactor with the first part. */
+    record Head(int status, HttpFields fields, long contentLength) {
+        boolean chunked() {
+            return contentLength < 0;
+        }
+    }
+
+    private static final int BUFFER_BYTES = 8192;
+
+    private final Exchange exchange;
+    private final Head head;
+    private final long highWater;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition drained = lock.newCondition();
+    /** Bytes handed to the reactor whose task has not run yet. */
+    private final AtomicLong inTasks = new AtomicLong();
+    private volatile boolean waiting;
+
+    // writer side, guarded by lock
+    private byte[] buffer;
+    private int count;
+    private long total;
+    private boolean headSent;
+    private boolean closed;
+
+    ResponseOutput(Exchange exchange, Head head, long highWater) {
+        this.exchange = exchange;
+        this.head = head;
+        this.highWater = highWater;
+    }
+
+    @Override
+    public void write(int b) throws IOException {
+        write(new byte[] {(byte) b}, 0, 1);
+    }
+
+    @Override
+    public void write(byte[] bytes, int offset, int length) throws IOException {
+        Objects.checkFromIndexSize(offset, length, bytes.length);
+        lock.lock();
+        try {
+            ensureOpen();
+            if (head.contentLength() >= 0 && total + length > head.contentLength()) {
+                throw new IOException("response body longer than its Content-Length " + head.contentLength());
+            }
+            total += length;
+            while (length > 0) {
+                if (buffer == null) {
+                    buffer = new byte[BUFFER_BYTES];
+                }
+                int n = Math.min(length, buffer.length - count);
+                System.arraycopy(bytes, offset, buffer, count, n);
+                count += n;
+                offset += n;
+                length -= n;
+                if (count == buffer.length) {
+                    handOver(false);
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public void flush() throws IOException {
+        lock.lock();
+        try {
+            ensureOpen();
+            handOver(false);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        lock.lock();
+        try {
+            if (closed) {
+                return;
+            }
+            if (head.contentLength() >= 0 && total != head.contentLength()) {
+                closed = true;
+                exchange.abort();
+                throw new IOException("response body shorter (" + total + " bytes) than its Content-Length "
+                        + head.contentLength() + "; connection aborted");
+            }
+            ensureOpen();
+            handOver(true);
+            closed = true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void ensureOpen() throws IOException {
+        if (closed) {
+            throw new IOException("response stream closed");
+        }
+        if (!exchange.isOpen()) {
+            String reason = exchange.connection.closeReason;
+            throw new IOException("connection closed" + (reason == null ? "" : ": " + reason));
+        }
+    }
+
+    /** Gives the buffered bytes (and the head, the first time) to the reactor. Caller holds the lock. */
+    private void handOver(boolean last) throws IOException {
+        if (count == 0 && headSent && !last) {
+            return;
+        }
+        byte[] data = buffer;
+        int length = count;
+        buffer = null;
+        count = 0;
+        awaitWindow();
+        inTasks.addAndGet(length);
+        Head first = headSent ? null : head;
+        headSent = true;
+        Connection connection = exchange.connection;
+        Runnable task = () -> {
+            inTasks.addAndGet(-length);
+            connection.writeStreamed(exchange, first, data, length, last);
+        };
+        if (exchange.inReactor()) {
+            task.run();
+        } else {
+            exchange.execute(task);
+        }
+    }
+
+    private long backlog() {
+        return inTasks.get() + exchange.connection.outBytes;
+    }
+
+    private void awaitWindow() throws IOException {
+        if (backlog() <= highWater) {
+            return;
+        }
+        if (exchange.inReactor()) {
+            throw new IOException("outbound buffer full (" + backlog() + " bytes); a reactor thread cannot block");
+        }
+        waiting = true;
+        try {
+            while (backlog() > highWater / 2) {
+                ensureOpen();
+                drained.await();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new java.io.InterruptedIOException("interrupted while waiting for the client to read");
+        } finally {
+            waiting = false;
+        }
+        ensureOpen();
+    }
+
+    /** Reactor: bytes left the outbound queue, or the connection closed; wakes a blocked writer if due. */
+    void drained() {
+        if (waiting && (backlog() <= highWater / 2 || !exchange.isOpen())) {
+            lock.lock();
+            try {
+                drained.signalAll();
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+}

@@ -1,0 +1,20 @@
+package dev.fleche.transport.internal;
+
+/**
+ * An entry of a {@link TimerWheel}: intrusive (the node is its own list link), so scheduling and cancelling
+ * allocate nothing and a connection can re-arm the same node for its whole life.
+ */
+abstract class TimerNode {
+    TimerNode prev;
+    TimerNode next;
+    long deadline;
+    /** The wheel bucket holding this node, or -1 when not scheduled. */
+    int bucket = -1;
+
+    /** Runs on the reactor thread when the deadline has passed. */
+    abstract void expire();
+
+    final boolean isScheduled() {
+        return bucket >= 0;
+    }
+}
