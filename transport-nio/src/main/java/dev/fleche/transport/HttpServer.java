@@ -12,6 +12,7 @@ import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * An HTTP/1.1 server: one acceptor thread and {@link ServerOptions#reactors()} reactor threads, each owning its
@@ -29,6 +30,7 @@ public final class HttpServer implements AutoCloseable {
     private final ServerOptions options;
     private final HttpHandler handler;
     private final AtomicInteger open = new AtomicInteger();
+    private final ReentrantLock lifecycle = new ReentrantLock();
     private ServerSocketChannel channel;
     private Reactor[] reactors;
     private Acceptor acceptor;
@@ -47,10 +49,20 @@ public final class HttpServer implements AutoCloseable {
     }
 
     /** Binds the listening socket and starts the threads; returns {@code this}. */
-    public synchronized HttpServer start() throws IOException {
-        if (started) {
-            throw new IllegalStateException("already started");
+    public HttpServer start() throws IOException {
+        lifecycle.lock();
+        try {
+            if (started) {
+                throw new IllegalStateException("already started");
+            }
+            bind();
+            return this;
+        } finally {
+            lifecycle.unlock();
         }
+    }
+
+    private void bind() throws IOException {
         ServerSocketChannel server = ServerSocketChannel.open();
         try {
             server.setOption(StandardSocketOptions.SO_REUSEADDR, true);
@@ -69,7 +81,6 @@ public final class HttpServer implements AutoCloseable {
             acceptorThread = new Thread(acceptor, "fleche-acceptor-" + port);
             acceptorThread.start();
             started = true;
-            return this;
         } catch (IOException | RuntimeException e) {
             server.close();
             throw e;
@@ -101,11 +112,20 @@ public final class HttpServer implements AutoCloseable {
      * {@code grace}, then closes whatever is left and ends the threads. Returns whether everything finished within
      * the grace period. Idempotent; blocks until the threads have ended.
      */
-    public synchronized boolean stop(Duration grace) throws InterruptedException {
-        if (!started || stopped) {
-            return true;
+    public boolean stop(Duration grace) throws InterruptedException {
+        lifecycle.lock();
+        try {
+            if (!started || stopped) {
+                return true;
+            }
+            stopped = true;
+            return shutdown(grace);
+        } finally {
+            lifecycle.unlock();
         }
-        stopped = true;
+    }
+
+    private boolean shutdown(Duration grace) throws InterruptedException {
         try {
             channel.close();
         } catch (IOException ignored) {

@@ -88,7 +88,8 @@ final class FieldSection {
             throw new RequestException(ProtocolRule.OBS_FOLD);
         }
         int colon = HttpChars.scanToken(b, start, end);
-        if (colon < end && HttpChars.isWhitespace(b[colon])) {
+        int afterSpace = HttpChars.skipWhitespace(b, colon, end);
+        if (afterSpace > colon && afterSpace < end && b[afterSpace] == ':') {
             throw new RequestException(ProtocolRule.FIELD_NAME_WHITESPACE);
         }
         if (colon == start || colon == end || b[colon] != ':') {

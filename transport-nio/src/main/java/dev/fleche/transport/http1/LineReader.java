@@ -42,8 +42,9 @@ final class LineReader {
                 return i + 1;
             }
         }
-        if (end - pos >= window) {
-            throw new RequestException(tooLong);
+        long taken = end - pos;
+        if (taken >= window || (taken == window - 1 && taken > 0 && buf[end - 1] != HttpChars.CR)) {
+            throw new RequestException(tooLong); // no room left, or room only for the LF but no CR before it
         }
         append(buf, pos, end);
         return end;

@@ -50,6 +50,7 @@ final class Connection extends TimerNode {
     private boolean closeWhenFlushed;
     private boolean closed;
     private int interest = SelectionKey.OP_READ;
+    private boolean readingHead;
     private long headStart;
     private long lastActivity;
     private long lastWriteProgress;
@@ -175,7 +176,8 @@ final class Connection extends TimerNode {
             parser = null;
             startExchange(head);
         } else if (parser.inProgress()) {
-            if (headStart == 0) {
+            if (!readingHead) {
+                readingHead = true;
                 headStart = reactor.now;
                 armTimer(headStart + nanos(reactor.options.headerTimeout()));
             }
@@ -184,7 +186,7 @@ final class Connection extends TimerNode {
     }
 
     private void startExchange(RequestHead head) {
-        headStart = 0;
+        readingHead = false;
         reactor.counters.requests++;
         Exchange started = new Exchange(this, head);
         exchange = started;
@@ -229,15 +231,13 @@ final class Connection extends TimerNode {
         }
         boolean close = decideClose(ex);
         ByteSink sink = stage();
+        int mark = sink.size();
         try {
             reactor.encoder.encodeHead(sink, status, fields, body.length, false, close, ex.keepAliveOn10(),
                     ex.isHead());
         } catch (IllegalArgumentException e) {
-            sink.clear();
-            Events.warn("handler-error", id, e);
-            reactor.counters.handlerErrors++;
-            encodeError(sink, 500, "invalid response header", true);
-            close = true;
+            refuseResponseHead(ex, sink, mark, e);
+            return;
         }
         if (!ex.isHead() && ResponseEncoder.bodyAllowed(status)) {
             appendBody(body, 0, body.length);
@@ -253,13 +253,12 @@ final class Connection extends TimerNode {
         ByteSink sink = stage();
         if (head != null) {
             ex.streamClose = decideClose(ex);
+            int mark = sink.size();
             try {
                 reactor.encoder.encodeHead(sink, head.status(), head.fields(), head.contentLength(),
                         head.chunked(), ex.streamClose, ex.keepAliveOn10(), ex.isHead());
             } catch (IllegalArgumentException e) {
-                Events.warn("handler-error", id, e);
-                sink.clear();
-                close("invalid-response-header");
+                refuseResponseHead(ex, sink, mark, e); // later parts find streamBody false: dropped
                 return;
             }
             ex.streamBody = !ex.isHead() && ResponseEncoder.bodyAllowed(head.status());
@@ -280,7 +279,23 @@ final class Connection extends TimerNode {
                 stage().putAscii("0\r\n\r\n");
             }
             responseComplete(ex, ex.streamClose);
+        } else if (!processing) {
+            flush();
         }
+    }
+
+    /**
+     * The handler's response head is invalid (e.g. a field value with CR or LF): answers {@code 500} in its place
+     * and closes. Only the partial head is dropped; bytes staged before {@code mark} (an earlier pipelined
+     * response) stay.
+     */
+    private void refuseResponseHead(Exchange ex, ByteSink sink, int mark, IllegalArgumentException e) {
+        Events.warn("handler-error", id, e);
+        reactor.counters.handlerErrors++;
+        sink.truncate(mark);
+        encodeError(sink, 500, "invalid response header", true);
+        ex.streamClose = true;
+        responseComplete(ex, true);
     }
 
     /** Sends {@code 100 Continue} for {@code ex} unless a final response was started. */
@@ -402,6 +417,9 @@ final class Connection extends TimerNode {
     private void enqueue(ByteBuffer buffer) {
         if (out == null) {
             out = new ArrayDeque<>(4);
+        }
+        if (out.isEmpty()) {
+            lastWriteProgress = reactor.now; // the write-stall clock starts when bytes start waiting
         }
         out.add(buffer);
         outBytes += buffer.remaining();
@@ -537,7 +555,7 @@ final class Connection extends TimerNode {
             recheck = Math.min(recheck, due);
         }
         if (exchange == null) {
-            if (headStart != 0) {
+            if (readingHead) {
                 long due = headStart + nanos(reactor.options.headerTimeout());
                 if (due - now <= 0) {
                     timedOut("header", 408, "request head not received in time");

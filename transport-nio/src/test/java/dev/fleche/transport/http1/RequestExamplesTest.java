@@ -167,21 +167,21 @@ class RequestExamplesTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("examples")
     void parsesWhole(String name, String request, String expected) throws RequestException {
-        assertEquals(expected, Exchange.whole(Exchange.bytes(request)));
+        assertEquals(expected, MessageDriver.whole(MessageDriver.bytes(request)));
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("examples")
     void parsesSplitAtEveryPosition(String name, String request, String expected) throws RequestException {
-        byte[] message = Exchange.bytes(request);
+        byte[] message = MessageDriver.bytes(request);
         for (int at = 0; at <= message.length; at++) {
-            assertEquals(expected, Exchange.splitAt(message, at), "split at " + at);
+            assertEquals(expected, MessageDriver.splitAt(message, at), "split at " + at);
         }
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("examples")
     void parsesOneByteAtATime(String name, String request, String expected) throws RequestException {
-        assertEquals(expected, Exchange.byteByByte(Exchange.bytes(request)));
+        assertEquals(expected, MessageDriver.byteByByte(MessageDriver.bytes(request)));
     }
 }

@@ -14,7 +14,7 @@ import java.util.List;
  * <p>Each piece is copied into a fresh array at a non-zero offset with garbage around it, and overwritten after
  * use, so a parser that reads outside its range or keeps a reference to a caller's buffer is caught.
  */
-final class Exchange {
+final class MessageDriver {
 
     static final int LINE = 256;
     static final int SECTION = 1024;
@@ -28,13 +28,13 @@ final class Exchange {
     private RequestHead head;
     private long bodyLeft;
 
-    Exchange(RequestHeadParser parser, ChunkedDecoder decoder) {
+    MessageDriver(RequestHeadParser parser, ChunkedDecoder decoder) {
         this.parser = parser;
         this.decoder = decoder;
     }
 
-    static Exchange withDefaults() {
-        return new Exchange(new RequestHeadParser(LINE, SECTION, COUNT), new ChunkedDecoder(LINE, SECTION, COUNT));
+    static MessageDriver withDefaults() {
+        return new MessageDriver(new RequestHeadParser(LINE, SECTION, COUNT), new ChunkedDecoder(LINE, SECTION, COUNT));
     }
 
     /** ISO-8859-1 bytes of {@code text}, so that chars up to U+00FF stand for single bytes. */
