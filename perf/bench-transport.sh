@@ -185,13 +185,23 @@ LOADGEN_JAR=$PERF_DIR/loadgen/target/loadgen.jar
 if [[ $DO_IDLE == 1 && ! -f $LOADGEN_JAR ]]; then die "missing $LOADGEN_JAR (build perf/peers first)"; fi
 
 # ---------------------------------------------------------------- process helpers
-SERVER_PID=""; LOADGEN_PID=""; NEXT_PORT=$BASE_PORT
+SERVER_PID=""; LOADGEN_PID=""; WRK_PID=""; NEXT_PORT=$BASE_PORT
 cleanup() {
+  [[ -n $WRK_PID ]] && kill "$WRK_PID" 2>/dev/null
   [[ -n $LOADGEN_PID ]] && kill "$LOADGEN_PID" 2>/dev/null
   [[ -n $SERVER_PID ]] && kill "$SERVER_PID" 2>/dev/null
   [[ -n $LOADGEN_PID ]] && wait "$LOADGEN_PID" 2>/dev/null
   [[ -n $SERVER_PID ]] && wait "$SERVER_PID" 2>/dev/null
-  LOADGEN_PID=""; SERVER_PID=""
+  LOADGEN_PID=""; SERVER_PID=""; WRK_PID=""
+}
+
+# run_wrk SECONDS OUTFILE ARGS...: wrk in the background (so INT/TERM reach the trap at once), bounded in time.
+run_wrk() {
+  local secs=$1 outf=$2; shift 2
+  timeout $((secs + 30)) "${WRK_PIN[@]}" wrk "$@" > "$outf" 2>&1 &
+  WRK_PID=$!
+  wait "$WRK_PID"
+  WRK_PID=""
 }
 trap 'cleanup; exit 130' INT TERM
 trap cleanup EXIT
@@ -238,6 +248,16 @@ cpu_ticks() {
   read -r -a f <<< "$rest"
   echo $(( f[11] + f[12] ))
 }
+# Busy clock ticks of the whole box (all of /proc/stat's "cpu" line but idle and iowait).
+box_ticks() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9; exit }' /proc/stat; }
+# CPU of this shell's waited-for children (cutime+cstime): grows by wrk's CPU once run_wrk has reaped it.
+children_ticks() {
+  local s rest f
+  s=$(cat "/proc/$$/stat"); rest=${s##*) }
+  read -r -a f <<< "$rest"
+  echo $(( f[13] + f[14] ))
+}
+NCPU=$(nproc)
 rss_kb() { awk '/^VmRSS:/ {print $2; exit}' "/proc/$1/status" 2>/dev/null || echo 0; }
 threads_of() { awk '/^Threads:/ {print $2; exit}' "/proc/$1/status" 2>/dev/null || echo 0; }
 
@@ -289,7 +309,7 @@ parse_wrk() {
     /^Requests\/sec:/ { rps = $2 }
     /Socket errors:/ { gsub(/,/, ""); err += $4 + $6 + $8 + $10 }
     /Non-2xx or 3xx responses:/ { err += $5 }
-    END { printf "%s %s %s %d\n", (rps == "" ? 0 : rps), (p99 == "" ? 0 : p99), (req == "" ? 0 : req), err }' "$1"
+    END { printf "%s %s %s %d\n", (rps == "" ? 0 : rps), (p99 + 0 > 0 ? p99 : "NA"), (req == "" ? 0 : req), err }' "$1"
 }
 
 # ---------------------------------------------------------------- time estimate
@@ -321,14 +341,18 @@ measure() {
   tag="$NAME-r$ROUND-$mode"
   if (( warm > 0 )); then
     progress "$mode: warm-up ${warm} s"
-    timeout $((warm + 30)) "${WRK_PIN[@]}" wrk -t"$THREADS" -c"$CONNECTIONS" -d"${warm}s" "${script[@]}" "$url" "${extra[@]}" \
-      > "$WORK/$tag-warmup.txt" 2>&1
+    run_wrk "$warm" "$WORK/$tag-warmup.txt" -t"$THREADS" -c"$CONNECTIONS" -d"${warm}s" "${script[@]}" "$url" "${extra[@]}"
   fi
   progress "$mode: measuring ${DURATION} s"
+  local b0 b1 w0 w1 t0 t1 other
+  w0=$(children_ticks); b0=$(box_ticks); t0=$(date +%s%N)
   c0=$(cpu_ticks "$SERVER_PID")
-  timeout $((DURATION + 30)) "${WRK_PIN[@]}" wrk -t"$THREADS" -c"$CONNECTIONS" -d"${DURATION}s" --latency "${script[@]}" "$url" "${extra[@]}" \
-    > "$WORK/$tag.txt" 2>&1
+  run_wrk "$DURATION" "$WORK/$tag.txt" -t"$THREADS" -c"$CONNECTIONS" -d"${DURATION}s" --latency "${script[@]}" "$url" "${extra[@]}"
   c1=$(cpu_ticks "$SERVER_PID")
+  t1=$(date +%s%N); b1=$(box_ticks); w1=$(children_ticks)
+  # Share of the box's CPU capacity that neither the server nor wrk used during the window: other work (noise).
+  other=$(awk -v b=$((b1 - b0)) -v s=$((c1 - c0)) -v w=$((w1 - w0)) -v hz="$CLK_TCK" -v ns=$((t1 - t0)) -v n="$NCPU" \
+    'BEGIN { o = (b - s - w) / hz / (ns / 1e9) / n * 100; if (o < 0) o = 0; printf "%.0f", o }')
   if [[ $c0 -lt 0 || $c1 -lt 0 ]]; then
     log "  $NAME died during $mode (log: $WORK/$NAME-r$ROUND.log)"; return 1
   fi
@@ -336,10 +360,11 @@ measure() {
   cpu_us=$(awk -v d=$((c1 - c0)) -v hz="$CLK_TCK" -v n="$req" 'BEGIN { printf "%.2f", (n > 0 ? d / hz * 1e6 / n : 0) }')
   local rss thr
   rss=$(rss_kb "$SERVER_PID"); thr=$(threads_of "$SERVER_PID")
-  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
     "$ROUND" "$NAME" "$mode" "$rps" "$p99" "$cpu_us" "$(awk -v k="$rss" 'BEGIN{printf "%.1f", k/1024}')" \
-    "$thr" "$err" "$req" >> "$RAW"
-  log "  $NAME $mode: $(printf '%.0f' "$rps") req/s, p99 ${p99} ms, ${cpu_us} µs/req, RSS $((rss / 1024)) MB, $thr threads, $err errors"
+    "$thr" "$err" "$req" "$other" >> "$RAW"
+  [[ $p99 == NA ]] && log "  wrk printed no usable p99 (known wrk 4.1 histogram glitch): p99 left out of the median"
+  log "  $NAME $mode: $(printf '%.0f' "$rps") req/s, p99 ${p99} ms, ${cpu_us} µs/req, RSS $((rss / 1024)) MB, $thr threads, $err errors, other load ${other} %"
 }
 
 # idle: fresh server; baseline heap/RSS; IDLE_CONNS connections opened and left idle; heap/RSS again.
@@ -419,37 +444,39 @@ done
 # median of a column per target and mode; ratios to the best target other than $SELF.
 median_table() {  # mode
   awk -F'\t' -v mode="$1" -v self="$SELF" -v order="${SEL[*]}" -v body="$(for t in "${SEL[@]}"; do printf '%s=%s;' "$t" "${BODY_OK[$t]:-not checked}"; done)" '
-    function med(key, c,   n, i, j, t, a) {
-      n = cnt[key]; if (n == 0) return ""
-      for (i = 1; i <= n; i++) a[i] = val[key, c, i]
+    function med(key, c,   n, m, i, j, t, a) {
+      m = cnt[key]; n = 0
+      for (i = 1; i <= m; i++) if (val[key, c, i] != "NA") a[++n] = val[key, c, i] + 0
+      if (n == 0) return "NA"
       for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
       return (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
     }
-    $3 == mode { k = $2; cnt[k]++; for (c = 4; c <= NF; c++) val[k, c, cnt[k]] = $c + 0; errs[k] += $9 }
+    $3 == mode { k = $2; cnt[k]++; for (c = 4; c <= NF; c++) val[k, c, cnt[k]] = ($c == "NA" ? "NA" : $c + 0); errs[k] += $9 }
     END {
       nb = split(body, bl, ";"); for (i = 1; i <= nb; i++) { e = index(bl[i], "="); if (e) bodyok[substr(bl[i], 1, e - 1)] = substr(bl[i], e + 1) }
       nt = split(order, names, " ")
       for (i = 1; i <= nt; i++) { t = names[i]; if (cnt[t] == 0) continue
-        rps[t] = med(t, 4); p99[t] = med(t, 5); cpu[t] = med(t, 6); rss[t] = med(t, 7); thr[t] = med(t, 8)
+        rps[t] = med(t, 4); p99[t] = med(t, 5); cpu[t] = med(t, 6); rss[t] = med(t, 7); thr[t] = med(t, 8); oth[t] = med(t, 11)
         peers += (t != self) }
       for (i = 1; i <= nt; i++) { t = names[i]; if (cnt[t] == 0 || (peers > 0 && t == self)) continue
         if (bestr == "" || rps[t] > rps[bestr]) bestr = t
         if (bestc == "" || cpu[t] < cpu[bestc]) bestc = t }
-      print "| target | req/s | p99 ms | CPU µs/req | RSS MB | threads | errors | req/s ÷ best | µs/req ÷ best | rounds | body |"
-      print "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
+      print "| target | req/s | p99 ms | CPU µs/req | RSS MB | threads | errors | req/s ÷ best | µs/req ÷ best | rounds | other load % | body |"
+      print "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
       for (i = 1; i <= nt; i++) { t = names[i]
-        if (cnt[t] == 0) { printf "| %s | failed | | | | | | | | 0 | %s |\n", t, bodyok[t]; continue }
-        printf "| %s | %.0f | %.2f | %.2f | %.0f | %.0f | %d | %.2f | %.2f | %d | %s |\n", t, rps[t], p99[t], cpu[t], rss[t], thr[t], errs[t],
-          (rps[bestr] > 0 ? rps[t] / rps[bestr] : 0), (cpu[bestc] > 0 ? cpu[t] / cpu[bestc] : 0), cnt[t], bodyok[t] }
+        if (cnt[t] == 0) { printf "| %s | failed | | | | | | | | 0 | | %s |\n", t, bodyok[t]; continue }
+        printf "| %s | %.0f | %s | %.2f | %.0f | %.0f | %d | %.2f | %.2f | %d | %s | %s |\n", t, rps[t], (p99[t] == "NA" ? "n/a" : sprintf("%.2f", p99[t])), cpu[t], rss[t], thr[t], errs[t],
+          (rps[bestr] > 0 ? rps[t] / rps[bestr] : 0), (cpu[bestc] > 0 ? cpu[t] / cpu[bestc] : 0), cnt[t], (oth[t] == "NA" ? "?" : oth[t]), bodyok[t] }
       if (bestr != "") printf "\nBest %s: %s (req/s), %s (CPU µs/req).\n", (peers > 0 ? "peer" : "target"), bestr, bestc
     }' "$RAW"
 }
 
 idle_table() {
   awk -F'\t' -v self="$SELF" -v order="${SEL[*]}" '
-    function med(key, c,   n, i, j, t, a) {
-      n = cnt[key]; if (n == 0) return ""
-      for (i = 1; i <= n; i++) a[i] = val[key, c, i]
+    function med(key, c,   n, m, i, j, t, a) {
+      m = cnt[key]; n = 0
+      for (i = 1; i <= m; i++) if (val[key, c, i] != "NA") a[++n] = val[key, c, i] + 0
+      if (n == 0) return "NA"
       for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
       return (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
     }
@@ -478,9 +505,9 @@ DIRTY=$(git -C "$ROOT" status --porcelain 2>/dev/null | wc -l)
   echo
   echo "- command: \`perf/bench-transport.sh $ORIG_ARGS\`"
   echo "- JDK: $JAVA_VERSION ($JAVA_BIN); flags: \`$FLAGS\`"
-  echo "- commit: $COMMIT ($DIRTY uncommitted paths); wrk: $(wrk -v 2>&1 | awk 'NR==1 {print $2}'); $(nproc) CPUs; $(uname -sr); load average at start: $START_LOAD"
+  echo "- commit: $COMMIT ($DIRTY uncommitted paths); wrk: $(wrk -v 2>&1 | awk 'NR==1 {print $2}'); $(nproc) CPUs; $(uname -sr); load average at start: $START_LOAD, at end: $(cut -d' ' -f1-3 /proc/loadavg)"
   echo "- rounds: $ROUNDS, targets alternating (order rotated every round); pinning: ${PIN:-none}"
-  echo "- CPU µs/req = server utime+stime (/proc/PID/stat) during the measured run ÷ requests; RSS and threads at its end; medians over rounds; errors = socket errors + non-2xx, summed over rounds; ratios to the best target other than \`$SELF\`"
+  echo "- CPU µs/req = server utime+stime (/proc/PID/stat) during the measured run ÷ requests; RSS and threads at its end; medians over rounds; errors = socket errors + non-2xx, summed over rounds; ratios to the best target other than \`$SELF\`; other load % = share of the box's CPU used by neither the server nor wrk during the measured run (other work on the machine: high values mean noisy figures)"
   if (( DO_HELLO )); then
     echo
     echo "## hello: \`wrk -t$THREADS -c$CONNECTIONS -d${DURATION}s --latency\` GET /hello after ${WARMUP} s warm-up"
@@ -504,7 +531,7 @@ DIRTY=$(git -C "$ROOT" status --porcelain 2>/dev/null | wc -l)
   echo
   echo '```'
   if (( DO_HELLO + DO_PIPE )); then
-    printf 'round\ttarget\tmode\treq/s\tp99_ms\tcpu_us/req\trss_MB\tthreads\terrors\trequests\n'
+    printf 'round\ttarget\tmode\treq/s\tp99_ms\tcpu_us/req\trss_MB\tthreads\terrors\trequests\tother_load_%%\n'
     awk -F'\t' '$3 != "idle"' "$RAW"
   fi
   if (( DO_IDLE )); then
