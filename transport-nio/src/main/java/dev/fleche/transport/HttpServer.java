@@ -77,7 +77,7 @@ public final class HttpServer implements AutoCloseable {
             }
             channel = server;
             reactors = loops;
-            acceptor = new Acceptor(server, loops, open, options.maxConnections());
+            acceptor = new Acceptor(server, loops, open, options.maxConnections(), options.errorRenderer());
             acceptorThread = new Thread(acceptor, "fleche-acceptor-" + port);
             acceptorThread.start();
             started = true;

@@ -40,6 +40,8 @@ import java.util.function.LongSupplier;
  *       expected: the exchange fails ({@code 408} when nothing was answered yet) and the connection closes</td></tr>
  *   <tr><td>{@code writeStallTimeout}</td><td>30 s</td><td>queued response bytes making no progress for this
  *       long: the exchange fails with an {@code IOException} and the connection closes</td></tr>
+ *   <tr><td>{@code errorRenderer}</td><td>{@link ErrorRenderer#PLAIN_TEXT}</td><td>the body of error
+ *       responses the transport sends by itself</td></tr>
  *   <tr><td>{@code nanoClock}</td><td>{@code System::nanoTime}</td><td>the clock of every timeout and timer
  *       (inject one in tests)</td></tr>
  * </table>
@@ -61,12 +63,14 @@ public record ServerOptions(
         Duration headerTimeout,
         Duration bodyTimeout,
         Duration writeStallTimeout,
+        ErrorRenderer errorRenderer,
         LongSupplier nanoClock) {
 
     /** Validates every setting; use {@link #builder()} rather than this constructor. */
     public ServerOptions {
         Objects.requireNonNull(address, "address");
         Objects.requireNonNull(nanoClock, "nanoClock");
+        Objects.requireNonNull(errorRenderer, "errorRenderer");
         positive("reactors", reactors);
         positive("backlog", backlog);
         positive("maxConnections", maxConnections);
@@ -133,6 +137,7 @@ public record ServerOptions(
         private Duration headerTimeout = Duration.ofSeconds(20);
         private Duration bodyTimeout = Duration.ofSeconds(30);
         private Duration writeStallTimeout = Duration.ofSeconds(30);
+        private ErrorRenderer errorRenderer = ErrorRenderer.PLAIN_TEXT;
         private LongSupplier nanoClock = System::nanoTime;
 
         private Builder() {
@@ -155,6 +160,7 @@ public record ServerOptions(
             headerTimeout = o.headerTimeout;
             bodyTimeout = o.bodyTimeout;
             writeStallTimeout = o.writeStallTimeout;
+            errorRenderer = o.errorRenderer;
             nanoClock = o.nanoClock;
         }
 
@@ -178,6 +184,7 @@ public record ServerOptions(
         public Builder headerTimeout(Duration value) { headerTimeout = value; return this; }
         public Builder bodyTimeout(Duration value) { bodyTimeout = value; return this; }
         public Builder writeStallTimeout(Duration value) { writeStallTimeout = value; return this; }
+        public Builder errorRenderer(ErrorRenderer value) { errorRenderer = value; return this; }
         public Builder nanoClock(LongSupplier value) { nanoClock = value; return this; }
 
         /** Validates and returns the options; throws {@link IllegalArgumentException} naming a bad setting. */
@@ -185,7 +192,7 @@ public record ServerOptions(
             return new ServerOptions(address, reactors, backlog, maxConnections, maxRequestLineBytes,
                     maxHeaderBytes, maxHeaderCount, maxBodyBytes, bodyAggregationBytes, maxDrainBytes,
                     inboundWindowBytes, outboundHighWaterBytes, idleTimeout, headerTimeout, bodyTimeout,
-                    writeStallTimeout, nanoClock);
+                    writeStallTimeout, errorRenderer, nanoClock);
         }
     }
 }

@@ -1,5 +1,7 @@
 package dev.fleche.transport.internal;
 
+import dev.fleche.transport.ErrorRenderer;
+
 import java.io.IOException;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
@@ -15,9 +17,6 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@code maxConnections} a new connection gets a short {@code 503} and is closed.
  */
 public final class Acceptor implements Runnable {
-    private static final byte[] BUSY = ("HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n"
-            + "Content-Length: 20\r\nRetry-After: 1\r\nConnection: close\r\n\r\ntoo many connections\n")
-            .getBytes(StandardCharsets.US_ASCII);
 
     private final ServerSocketChannel server;
     private final Reactor[] reactors;
@@ -25,9 +24,12 @@ public final class Acceptor implements Runnable {
     private final int maxConnections;
     private final AtomicLong ids = new AtomicLong();
     private final AtomicLong refused = new AtomicLong();
+    private final byte[] busy;
     private int next;
 
-    public Acceptor(ServerSocketChannel server, Reactor[] reactors, AtomicInteger open, int maxConnections) {
+    public Acceptor(ServerSocketChannel server, Reactor[] reactors, AtomicInteger open, int maxConnections,
+                    ErrorRenderer renderer) {
+        this.busy = busyResponse(renderer);
         this.server = server;
         this.reactors = reactors;
         this.open = open;
@@ -70,10 +72,21 @@ public final class Acceptor implements Runnable {
         reactor.adopt(channel, ids.incrementAndGet());
     }
 
-    private static void refuse(SocketChannel channel) {
+    /** The 503 sent to connections over the limit, rendered once. */
+    private static byte[] busyResponse(ErrorRenderer renderer) {
+        ErrorRenderer.Body body = Connection.renderError(renderer, 503, "too many connections");
+        String head = "HTTP/1.1 503 Service Unavailable\r\nContent-Type: " + body.contentType() + "\r\nContent-Length: "
+                + body.bytes().length + "\r\nRetry-After: 1\r\nConnection: close\r\n\r\n";
+        byte[] headBytes = head.getBytes(StandardCharsets.US_ASCII);
+        byte[] all = java.util.Arrays.copyOf(headBytes, headBytes.length + body.bytes().length);
+        System.arraycopy(body.bytes(), 0, all, headBytes.length, body.bytes().length);
+        return all;
+    }
+
+    private void refuse(SocketChannel channel) {
         try {
             channel.configureBlocking(false);
-            channel.write(ByteBuffer.wrap(BUSY)); // a fresh socket's send buffer always takes these few bytes
+            channel.write(ByteBuffer.wrap(busy)); // a fresh socket's send buffer always takes these few bytes
         } catch (IOException ignored) {
             // closing anyway
         }
