@@ -33,26 +33,34 @@ final class BodyInput extends InputStream {
         this.continueNeeded = expectContinue;
     }
 
-    /** Reactor: queues a copy of {@code bytes[offset, offset+length)}; returns the bytes now queued. */
-    long offer(byte[] bytes, int offset, int length) {
+    /**
+     * Reactor: queues a copy of {@code bytes[offset, offset+length)}; returns whether more than the window is now
+     * queued, in which case the caller must pause reading until the reader has taken half of it. The decision is
+     * made under the lock the reader takes, so a reader that empties the queue meanwhile cannot miss it.
+     */
+    boolean offer(byte[] bytes, int offset, int length) {
         byte[] copy = java.util.Arrays.copyOfRange(bytes, offset, offset + length);
         lock.lock();
         try {
             chunks.add(copy);
             queued += length;
             changed.signalAll();
-            return queued;
+            if (queued > window) {
+                paused = true;
+                resumeRequested = false; // a resume asked for before this pause is stale
+                return true;
+            }
+            return false;
         } finally {
             lock.unlock();
         }
     }
 
-    /** Reactor: reading is paused until the reader has taken half the window. */
-    void markPaused() {
+    /** Reactor, running a resume the reader asked for: whether no pause has happened since. */
+    private boolean resumeStillWanted() {
         lock.lock();
         try {
-            paused = true;
-            resumeRequested = false;
+            return !paused;
         } finally {
             lock.unlock();
         }
@@ -115,7 +123,11 @@ final class BodyInput extends InputStream {
             lock.unlock();
         }
         if (resume) {
-            exchange.execute(exchange.connection::resumeReading);
+            exchange.execute(() -> {
+                if (resumeStillWanted()) {
+                    exchange.connection.resumeReading();
+                }
+            });
         }
         return taken;
     }

@@ -72,6 +72,14 @@ final class ByteSink {
         size = 0;
     }
 
+    /** Drops every byte after the first {@code length}. */
+    void truncate(int length) {
+        if (length < 0 || length > size) {
+            throw new IndexOutOfBoundsException("truncate to " + length + " of " + size);
+        }
+        size = length;
+    }
+
     /** A copy of the content, exactly sized. */
     byte[] toByteArray() {
         return Arrays.copyOf(bytes, size);

@@ -1,5 +1,6 @@
 package dev.fleche.transport.internal;
 
+import dev.fleche.transport.ErrorRenderer;
 import dev.fleche.transport.HttpFields;
 import dev.fleche.transport.http1.RequestException;
 import dev.fleche.transport.http1.RequestHead;
@@ -252,17 +253,19 @@ final class Connection extends TimerNode {
         }
         ByteSink sink = stage();
         if (head != null) {
-            ex.streamClose = decideClose(ex);
+            // RFC 9112 6.1: no chunked coding towards an HTTP/1.0 client; the close delimits the body instead.
+            boolean chunked = head.chunked() && !ex.isHttp10();
+            ex.streamClose = decideClose(ex) || (head.chunked() && !chunked);
             int mark = sink.size();
             try {
                 reactor.encoder.encodeHead(sink, head.status(), head.fields(), head.contentLength(),
-                        head.chunked(), ex.streamClose, ex.keepAliveOn10(), ex.isHead());
+                        chunked, ex.streamClose, ex.keepAliveOn10(), ex.isHead());
             } catch (IllegalArgumentException e) {
                 refuseResponseHead(ex, sink, mark, e); // later parts find streamBody false: dropped
                 return;
             }
             ex.streamBody = !ex.isHead() && ResponseEncoder.bodyAllowed(head.status());
-            ex.streamChunked = head.chunked() && ex.streamBody;
+            ex.streamChunked = chunked && ex.streamBody;
         }
         if (length > 0 && ex.streamBody) {
             if (ex.streamChunked) {
@@ -374,10 +377,20 @@ final class Connection extends TimerNode {
     }
 
     private void encodeError(ByteSink sink, int status, String reason, boolean close) {
-        byte[] body = (reason + "\n").getBytes(StandardCharsets.UTF_8);
-        HttpFields fields = new HttpFields(1).add("Content-Type", "text/plain; charset=utf-8");
-        reactor.encoder.encodeHead(sink, status, fields, body.length, false, close, false, false);
-        sink.put(body);
+        ErrorRenderer.Body body = renderError(reactor.options.errorRenderer(), status, reason);
+        HttpFields fields = new HttpFields(1).add("Content-Type", body.contentType());
+        reactor.encoder.encodeHead(sink, status, fields, body.bytes().length, false, close, false, false);
+        sink.put(body.bytes());
+    }
+
+    /** The configured renderer's body, or plain text when it fails (an error page must never fail). */
+    static ErrorRenderer.Body renderError(ErrorRenderer renderer, int status, String reason) {
+        try {
+            return renderer.render(status, reason);
+        } catch (RuntimeException e) {
+            Events.warn("error-renderer-failed", -1, e);
+            return ErrorRenderer.PLAIN_TEXT.render(status, reason);
+        }
     }
 
     // ---------------------------------------------------------------- outbound

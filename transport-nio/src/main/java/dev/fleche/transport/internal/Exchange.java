@@ -1,5 +1,6 @@
 package dev.fleche.transport.internal;
 
+import dev.fleche.transport.ErrorRenderer;
 import dev.fleche.transport.HttpExchange;
 import dev.fleche.transport.HttpFields;
 import dev.fleche.transport.Timeout;
@@ -123,6 +124,10 @@ final class Exchange implements HttpExchange {
         return !head.keepAlive();
     }
 
+    boolean isHttp10() {
+        return head.minorVersion() == 0;
+    }
+
     boolean keepAliveOn10() {
         return head.minorVersion() == 0 && head.keepAlive();
     }
@@ -193,9 +198,8 @@ final class Exchange implements HttpExchange {
             case BODY_STREAM:
                 if (bodyReceived > reactor.options.maxBodyBytes()) {
                     tooLarge = true;
-                } else if (input.offer(bytes, offset, length) > reactor.options.inboundWindowBytes()) {
+                } else if (input.offer(bytes, offset, length)) {
                     connection.pauseReading();
-                    input.markPaused();
                 }
                 break;
             case BODY_DRAIN:
@@ -296,9 +300,10 @@ final class Exchange implements HttpExchange {
     /** The handler failed: answer {@code status} when nothing was started, else abort the connection. */
     void failFromTransport(int status, String reason) {
         if (claimResponse()) {
-            HttpFields fields = new HttpFields(1).add("Content-Type", "text/plain; charset=utf-8");
-            byte[] body = (reason + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8);
-            connection.writeResponse(this, status, fields, body);
+            ErrorRenderer.Body body = Connection.renderError(connection.reactor.options.errorRenderer(), status,
+                    reason);
+            HttpFields fields = new HttpFields(1).add("Content-Type", body.contentType());
+            connection.writeResponse(this, status, fields, body.bytes());
         } else {
             connection.close("handler-error");
         }

@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.Locale;
 
 /**
  * Encodes response heads: status line, the handler's fields (validated against response splitting), and the
@@ -15,6 +16,9 @@ final class ResponseEncoder {
     static final byte[] CRLF = {'\r', '\n'};
     static final byte[] CONTINUE = "HTTP/1.1 100 Continue\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
     private static final byte[][] STATUS_LINES = new byte[600][];
+    /** RFC 9110 5.6.7; not {@code RFC_1123_DATE_TIME}, which writes days 1-9 with one digit. */
+    private static final DateTimeFormatter IMF_FIXDATE =
+            DateTimeFormatter.ofPattern("EEE, dd MMM yyyy HH:mm:ss 'GMT'", Locale.US);
 
     private long dateSecond = Long.MIN_VALUE;
     private byte[] dateField;
@@ -114,7 +118,7 @@ final class ResponseEncoder {
     byte[] date() {
         long now = System.currentTimeMillis() / 1000;
         if (now != dateSecond) {
-            String text = DateTimeFormatter.RFC_1123_DATE_TIME.format(Instant.ofEpochSecond(now).atOffset(ZoneOffset.UTC));
+            String text = IMF_FIXDATE.format(Instant.ofEpochSecond(now).atOffset(ZoneOffset.UTC));
             dateField = ("Date: " + text + "\r\n").getBytes(StandardCharsets.US_ASCII);
             dateSecond = now;
         }
