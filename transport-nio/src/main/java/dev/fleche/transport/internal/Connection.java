@@ -34,6 +34,9 @@ import java.util.ArrayDeque;
  */
 final class Connection extends TimerNode {
     private static final int MAX_LEFTOVER = 32 * 1024;
+    /** Lingering close (RFC 9112 9.6): how long and how much unread input to discard after the last response. */
+    private static final long LINGER_NANOS = 2_000_000_000L;
+    private static final long LINGER_BYTES = 1024 * 1024;
 
     final Reactor reactor;
     final SocketChannel channel;
@@ -49,6 +52,8 @@ final class Connection extends TimerNode {
     private boolean readPaused;
     private boolean rejecting;
     private boolean closeWhenFlushed;
+    private boolean lingering;
+    private long lingerBytes;
     private boolean closed;
     private int interest = SelectionKey.OP_READ;
     private boolean readingHead;
@@ -100,6 +105,10 @@ final class Connection extends TimerNode {
     private void read() throws IOException {
         ByteBuffer buffer = reactor.readBuffer;
         buffer.clear();
+        if (lingering) {
+            discardInput(buffer);
+            return;
+        }
         if (leftover != null) {
             buffer.put(leftover, 0, leftoverLength);
             leftover = null;
@@ -497,8 +506,44 @@ final class Connection extends TimerNode {
             }
         }
         setInterest(interest & ~SelectionKey.OP_WRITE);
-        if (closeWhenFlushed) {
+        if (closeWhenFlushed && !lingering) {
+            closeAfterLastResponse();
+        }
+    }
+
+    /**
+     * The last response is out. If the client may still be sending (a rejected request, an unread body), close
+     * only our side and discard its input for a while: closing with unread input makes the kernel send a reset
+     * that can destroy the response before the client has read it.
+     */
+    private void closeAfterLastResponse() {
+        boolean inputPending = rejecting || leftover != null || (exchange != null && exchange.receivingBody());
+        if (!inputPending) {
             close("done");
+            return;
+        }
+        try {
+            channel.shutdownOutput();
+        } catch (IOException e) {
+            close("done");
+            return;
+        }
+        lingering = true;
+        leftover = null;
+        setInterest(SelectionKey.OP_READ);
+        reactor.wheel.schedule(this, reactor.now + LINGER_NANOS);
+    }
+
+    private void discardInput(ByteBuffer buffer) throws IOException {
+        int n = channel.read(buffer);
+        if (n < 0) {
+            close("done");
+            return;
+        }
+        reactor.counters.bytesRead += n;
+        lingerBytes += n;
+        if (lingerBytes > LINGER_BYTES) {
+            close("linger-limit");
         }
     }
 
@@ -555,6 +600,10 @@ final class Connection extends TimerNode {
     @Override
     void expire() {
         if (closed) {
+            return;
+        }
+        if (lingering) {
+            close("linger-timeout");
             return;
         }
         long now = reactor.now;
