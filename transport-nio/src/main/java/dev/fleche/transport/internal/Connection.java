@@ -372,8 +372,11 @@ final class Connection extends TimerNode {
         setInterest(interest & ~SelectionKey.OP_READ);
         Exchange current = exchange;
         if (current != null) {
+            // Claim the response before waking the body reader: a handler woken by the failure could otherwise
+            // answer first (e.g. 500), and the client would see a close instead of this status.
+            boolean claimed = current.claimResponse();
             current.bodyFailed(new IOException(reason));
-            if (!current.claimResponse()) {
+            if (!claimed) {
                 close("reject");
                 return;
             }

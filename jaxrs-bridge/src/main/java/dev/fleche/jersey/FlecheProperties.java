@@ -1,0 +1,65 @@
+package dev.fleche.jersey;
+
+/**
+ * Names of the configuration properties the Fleche container reads from the application's configuration
+ * ({@code ResourceConfig.property(name, value)}), and of the request properties it sets. Values may be given as
+ * their type or as a string.
+ *
+ * <table>
+ *   <caption>Container properties</caption>
+ *   <tr><th>property</th><th>type</th><th>default</th><th>meaning</th></tr>
+ *   <tr><td>{@value #TRUST_FORWARDED_HEADERS}</td><td>Boolean</td><td>false</td><td>build the base and request URIs
+ *       from {@code Forwarded} (RFC 7239: {@code proto}, {@code host}) or {@code X-Forwarded-Proto}/
+ *       {@code -Host}/{@code -Port}. Turn on only behind a proxy that sets or strips them.</td></tr>
+ *   <tr><td>{@value #MAX_CONCURRENT_REQUESTS}</td><td>Integer</td><td>10,000</td><td>requests handled at once when
+ *       each gets its own thread (virtual threads): beyond it {@code 503}</td></tr>
+ *   <tr><td>{@value #WORKER_THREADS}</td><td>Integer</td><td>max(16, 4 &times; cores)</td><td>threads of the bounded
+ *       pool used without virtual threads</td></tr>
+ *   <tr><td>{@value #WORKER_QUEUE}</td><td>Integer</td><td>1,024</td><td>requests waiting for a pool thread; beyond it
+ *       {@code 503}; 0 for none</td></tr>
+ *   <tr><td>{@value #EXECUTOR}</td><td>{@link java.util.concurrent.Executor}</td><td>none</td><td>runs requests
+ *       instead of the container's own threads; it signals saturation with
+ *       {@link java.util.concurrent.RejectedExecutionException} ({@code 503}); the container never shuts it
+ *       down</td></tr>
+ *   <tr><td>{@value #RETRY_AFTER_SECONDS}</td><td>Integer</td><td>1</td><td>the {@code Retry-After} of a {@code 503}
+ *       sent on saturation</td></tr>
+ *   <tr><td>{@value #NON_BLOCKING_MAX_RESPONSE_BYTES}</td><td>Integer</td><td>1 MiB</td><td>the largest response of
+ *       a {@link NonBlocking @NonBlocking} method</td></tr>
+ *   <tr><td>{@value #SERVER_OPTIONS}</td><td>{@link dev.fleche.transport.ServerOptions}</td><td>defaults</td><td>the
+ *       transport settings where no other way to pass them exists (test container, {@code SeBootstrap}); the
+ *       address still comes from the URI or bootstrap configuration</td></tr>
+ * </table>
+ *
+ * <p>Jersey's own {@code jersey.config.threads.use.virtual} ({@code false} forces the bounded pool) and
+ * {@code jersey.config.threads.factory} (a {@link java.util.concurrent.ThreadFactory} making the worker threads)
+ * are honoured as described in the module README.
+ *
+ * <p>Request properties ({@code ContainerRequestContext.getProperty(name)}, in resources and filters):
+ * {@value #REMOTE_ADDRESS} and {@value #LOCAL_ADDRESS}, both {@link java.net.InetSocketAddress}.
+ */
+public final class FlecheProperties {
+    /** Whether {@code Forwarded} / {@code X-Forwarded-*} decide the scheme and host of the request URIs. */
+    public static final String TRUST_FORWARDED_HEADERS = "fleche.jersey.trustForwardedHeaders";
+    /** Concurrency limit when each request gets its own (virtual) thread. */
+    public static final String MAX_CONCURRENT_REQUESTS = "fleche.jersey.maxConcurrentRequests";
+    /** Size of the bounded worker pool used when virtual threads are not used. */
+    public static final String WORKER_THREADS = "fleche.jersey.workerThreads";
+    /** Capacity of the bounded worker pool's queue. */
+    public static final String WORKER_QUEUE = "fleche.jersey.workerQueue";
+    /** A user-supplied {@link java.util.concurrent.Executor} for requests. */
+    public static final String EXECUTOR = "fleche.jersey.executor";
+    /** {@code Retry-After} seconds of the {@code 503} answered on saturation. */
+    public static final String RETRY_AFTER_SECONDS = "fleche.jersey.retryAfterSeconds";
+    /** The in-memory limit of a {@link NonBlocking} method's response. */
+    public static final String NON_BLOCKING_MAX_RESPONSE_BYTES = "fleche.jersey.nonBlocking.maxResponseBytes";
+    /** Transport settings for the test container and {@code SeBootstrap}. */
+    public static final String SERVER_OPTIONS = "fleche.jersey.serverOptions";
+
+    /** Request property: the client's {@link java.net.InetSocketAddress}. */
+    public static final String REMOTE_ADDRESS = "dev.fleche.remoteAddress";
+    /** Request property: the local {@link java.net.InetSocketAddress} the connection was accepted on. */
+    public static final String LOCAL_ADDRESS = "dev.fleche.localAddress";
+
+    private FlecheProperties() {
+    }
+}

@@ -1,0 +1,185 @@
+package dev.fleche.jersey.internal;
+
+import dev.fleche.transport.HttpExchange;
+import dev.fleche.transport.HttpFields;
+
+import java.net.InetAddress;
+import java.net.Inet6Address;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Builds Jersey's base and request URIs. Base URI = scheme + host + base path (root path and application path,
+ * ending in {@code /}); the host is the {@code Host} header (the transport gives the absolute-form authority
+ * first), else the address the connection was accepted on. With {@code trustForwarded} the forwarding headers
+ * may change the scheme and host. Request URI = the same scheme and host + the raw path + the raw query.
+ *
+ * <p>Base URIs are cached per host value (one map per scheme), because parsing a URI is a real cost at high
+ * request rates; the maps are bounded (cleared when full) so that random {@code Host} values cannot grow them.
+ */
+final class BaseUris {
+    /** A parsed base URI and the {@code scheme://authority} prefix its request URIs start with. */
+    record Base(URI uri, String prefix) {
+    }
+
+    static final int MAX_CACHED = 256;
+
+    private final String basePath;
+    private final boolean trustForwarded;
+    private final ConcurrentHashMap<String, Base> http = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, Base> https = new ConcurrentHashMap<>();
+
+    BaseUris(String basePath, boolean trustForwarded) {
+        this.basePath = basePath;
+        this.trustForwarded = trustForwarded;
+    }
+
+    /** The base URI of {@code exchange}. */
+    Base base(HttpExchange exchange) throws BadRequest {
+        boolean secure = exchange.isSecure();
+        String host = exchange.host();
+        if (trustForwarded) {
+            Forwarded forwarded = Forwarded.of(exchange.headers());
+            if (forwarded.proto() != null) {
+                secure = forwarded.proto().equalsIgnoreCase("https");
+            }
+            if (forwarded.host() != null) {
+                host = forwarded.host();
+            }
+        }
+        if (host == null || host.isEmpty()) {
+            host = authority(exchange.localAddress());
+        }
+        ConcurrentHashMap<String, Base> cache = secure ? https : http;
+        Base base = cache.get(host);
+        if (base == null) {
+            base = create(secure ? "https" : "http", host);
+            if (cache.size() >= MAX_CACHED) {
+                cache.clear();
+            }
+            cache.put(host, base);
+        }
+        return base;
+    }
+
+    /** The absolute request URI: {@code base}'s scheme and host, the raw path and the raw query. */
+    static URI requestUri(Base base, HttpExchange exchange) throws BadRequest {
+        String query = exchange.query();
+        String path = exchange.path();
+        String text = query == null ? base.prefix() + path : base.prefix() + path + '?' + query;
+        try {
+            return URI.create(text);
+        } catch (IllegalArgumentException e) {
+            throw new BadRequest("request target is not a valid URI", e);
+        }
+    }
+
+    /** Hosts currently cached (both schemes). */
+    int cachedHosts() {
+        return http.size() + https.size();
+    }
+
+    private Base create(String scheme, String host) throws BadRequest {
+        String prefix = scheme + "://" + host;
+        URI uri;
+        try {
+            uri = URI.create(prefix + basePath);
+        } catch (IllegalArgumentException e) {
+            throw new BadRequest("host is not a valid URI authority", e);
+        }
+        if (uri.getHost() == null || uri.getRawUserInfo() != null) {
+            throw new BadRequest("host is not a valid URI authority", null);
+        }
+        return new Base(uri, prefix);
+    }
+
+    /** {@code host:port} of an address, with brackets around an IPv6 literal. */
+    static String authority(InetSocketAddress address) {
+        InetAddress ip = address.getAddress();
+        String host = ip != null ? ip.getHostAddress() : address.getHostString();
+        if (ip instanceof Inet6Address) {
+            int zone = host.indexOf('%');
+            host = "[" + (zone >= 0 ? host.substring(0, zone) : host) + "]";
+        }
+        return host + ":" + address.getPort();
+    }
+
+    /** The forwarding information of a request: RFC 7239 {@code Forwarded} first, else {@code X-Forwarded-*}. */
+    record Forwarded(String proto, String host) {
+        private static final Forwarded NONE = new Forwarded(null, null);
+
+        static Forwarded of(HttpFields headers) {
+            String forwarded = headers.get("Forwarded");
+            if (forwarded != null) {
+                return parse(firstElement(forwarded));
+            }
+            String proto = firstValue(headers.get("X-Forwarded-Proto"));
+            String host = firstValue(headers.get("X-Forwarded-Host"));
+            String port = firstValue(headers.get("X-Forwarded-Port"));
+            if (host != null && port != null && !hasPort(host) && port.chars().allMatch(Character::isDigit)) {
+                host = host + ":" + port;
+            }
+            return proto == null && host == null ? NONE : new Forwarded(checkedProto(proto), host);
+        }
+
+        /** Parses {@code name=value} pairs of one element ({@code ;}-separated, values possibly quoted). */
+        private static Forwarded parse(String element) {
+            String proto = null;
+            String host = null;
+            for (String pair : element.split(";")) {
+                int eq = pair.indexOf('=');
+                if (eq <= 0) {
+                    continue;
+                }
+                String name = pair.substring(0, eq).trim();
+                String value = unquote(pair.substring(eq + 1).trim());
+                if (name.equalsIgnoreCase("proto")) {
+                    proto = checkedProto(value);
+                } else if (name.equalsIgnoreCase("host") && !value.isEmpty()) {
+                    host = value;
+                }
+            }
+            return new Forwarded(proto, host);
+        }
+
+        /** The first element of a {@code Forwarded} list: up to the first comma outside quotes. */
+        private static String firstElement(String value) {
+            boolean quoted = false;
+            for (int i = 0; i < value.length(); i++) {
+                char c = value.charAt(i);
+                if (c == '"') {
+                    quoted = !quoted;
+                } else if (c == ',' && !quoted) {
+                    return value.substring(0, i);
+                }
+            }
+            return value;
+        }
+
+        private static String unquote(String value) {
+            if (value.length() >= 2 && value.charAt(0) == '"' && value.charAt(value.length() - 1) == '"') {
+                return value.substring(1, value.length() - 1);
+            }
+            return value;
+        }
+
+        private static String firstValue(String value) {
+            if (value == null) {
+                return null;
+            }
+            int comma = value.indexOf(',');
+            String first = (comma >= 0 ? value.substring(0, comma) : value).trim();
+            return first.isEmpty() ? null : first;
+        }
+
+        private static String checkedProto(String proto) {
+            return proto != null && (proto.equalsIgnoreCase("http") || proto.equalsIgnoreCase("https")) ? proto : null;
+        }
+
+        private static boolean hasPort(String host) {
+            int close = host.lastIndexOf(']');
+            return host.indexOf(':', close + 1) >= 0;
+        }
+    }
+}

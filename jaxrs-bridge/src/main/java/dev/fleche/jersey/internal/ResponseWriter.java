@@ -1,0 +1,250 @@
+package dev.fleche.jersey.internal;
+
+import dev.fleche.transport.HttpExchange;
+import dev.fleche.transport.HttpFields;
+import org.glassfish.jersey.server.ContainerException;
+import org.glassfish.jersey.server.ContainerResponse;
+import org.glassfish.jersey.server.spi.ContainerResponseWriter;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
+import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
+
+/**
+ * Writes one Jersey response to one {@link HttpExchange}.
+ *
+ * <p>Output: a known length up to {@value #BUFFERED_LIMIT} bytes (Jersey buffers small entities and passes their
+ * exact length) is collected and sent with one {@link HttpExchange#respond} at {@link #commit()}; any other
+ * response is streamed with {@link HttpExchange#startResponse} ({@code -1}: chunked), where {@code flush()} hands
+ * bytes to the reactor at once and a slow client blocks the writing thread (the transport's backpressure). A
+ * {@code @NonBlocking} response is always collected, up to its limit, so that the reactor never blocks.
+ *
+ * <p>Completion: {@link #commit()}, {@link #failure}, a container-side failure or a direct answer each claim the
+ * exchange once (an atomic flag) and cancel the suspend timer; whoever comes later does nothing. {@code failure}
+ * answers {@code 500} when nothing reached the transport yet, else aborts the connection, then rethrows as the
+ * SPI requires.
+ */
+final class ResponseWriter implements ContainerResponseWriter {
+    static final int BUFFERED_LIMIT = 64 * 1024;
+    private static final System.Logger LOG = System.getLogger(ResponseWriter.class.getName());
+    private static final AtomicIntegerFieldUpdater<ResponseWriter> DONE =
+            AtomicIntegerFieldUpdater.newUpdater(ResponseWriter.class, "done");
+    private static final AtomicReferenceFieldUpdater<ResponseWriter, SuspendTimer> TIMER =
+            AtomicReferenceFieldUpdater.newUpdater(ResponseWriter.class, SuspendTimer.class, "timer");
+
+    private final HttpExchange exchange;
+    private final Settings settings;
+    private final Workers workers;
+    private final boolean nonBlocking;
+    private final Deployment deployment;
+    /** Created on the first suspend: most responses never suspend. */
+    private volatile SuspendTimer timer;
+    private volatile int done;
+    private volatile OutputStream output;
+
+    ResponseWriter(HttpExchange exchange, Deployment deployment, Workers workers, boolean nonBlocking) {
+        this.exchange = exchange;
+        this.settings = deployment.settings();
+        this.workers = workers;
+        this.nonBlocking = nonBlocking;
+        this.deployment = deployment;
+    }
+
+    @Override
+    public OutputStream writeResponseStatusAndHeaders(long contentLength, ContainerResponse response) {
+        if (done != 0) {
+            return OutputStream.nullOutputStream(); // e.g. Jersey's default mapper after failure()
+        }
+        int status = response.getStatus();
+        HttpFields fields = fields(response);
+        boolean head = "HEAD".equals(exchange.method());
+        OutputStream out;
+        if (head && contentLength >= 0) {
+            fields.set("Content-Length", Long.toString(contentLength)); // kept by the transport for HEAD
+            out = new BufferedBody(status, fields, 0, 0, false);
+        } else if (nonBlocking && !head) {
+            int limit = settings.nonBlockingLimit();
+            out = new BufferedBody(status, fields, contentLength >= 0 ? (int) Math.min(contentLength, limit) : 512,
+                    limit, true);
+        } else if (contentLength >= 0 && contentLength <= BUFFERED_LIMIT) {
+            out = new BufferedBody(status, fields, (int) contentLength, (int) contentLength, false);
+        } else {
+            out = stream(status, fields, head ? -1 : contentLength);
+        }
+        output = out;
+        return out;
+    }
+
+    private OutputStream stream(int status, HttpFields fields, long contentLength) {
+        try {
+            return exchange.startResponse(status, fields, contentLength);
+        } catch (IllegalStateException alreadyAnswered) {
+            finish(); // the transport answered (413, 408...): the rest of Jersey's output goes nowhere
+            return OutputStream.nullOutputStream();
+        }
+    }
+
+    private static HttpFields fields(ContainerResponse response) {
+        Map<String, List<String>> headers = response.getStringHeaders();
+        HttpFields fields = new HttpFields(headers.size() + 2);
+        for (Map.Entry<String, List<String>> header : headers.entrySet()) {
+            for (String value : header.getValue()) {
+                if (value != null) {
+                    fields.add(header.getKey(), value);
+                }
+            }
+        }
+        return fields;
+    }
+
+    @Override
+    public boolean suspend(long timeOut, TimeUnit timeUnit, TimeoutHandler timeoutHandler) {
+        SuspendTimer suspendTimer = timer;
+        if (suspendTimer == null) {
+            SuspendTimer created = new SuspendTimer(exchange, deployment.armedTimers(), this::expired);
+            suspendTimer = TIMER.compareAndSet(this, null, created) ? created : timer;
+        }
+        boolean suspended = suspendTimer.suspend(timeOut, timeUnit, timeoutHandler);
+        if (done != 0) {
+            suspendTimer.close(); // completed meanwhile: the timer must not outlive the response
+        }
+        return suspended;
+    }
+
+    @Override
+    public void setSuspendTimeout(long timeOut, TimeUnit timeUnit) throws IllegalStateException {
+        SuspendTimer current = timer;
+        if (current == null) {
+            throw new IllegalStateException("the response is not suspended");
+        }
+        current.reset(timeOut, timeUnit);
+    }
+
+    @Override
+    public void commit() {
+        if (!finish()) {
+            return;
+        }
+        OutputStream out = output;
+        try {
+            if (out instanceof BufferedBody) {
+                ((BufferedBody) out).respond(exchange);
+            } else if (out != null) {
+                out.close();
+            } else {
+                Responses.text(exchange, 500, new HttpFields(1), "no response was written");
+            }
+        } catch (IllegalStateException alreadyAnswered) {
+            // the transport answered first
+        } catch (IOException | RuntimeException e) {
+            LOG.log(System.Logger.Level.DEBUG, "response not completed; connection aborted", e);
+            exchange.abort();
+        }
+    }
+
+    @Override
+    public void failure(Throwable error) {
+        try {
+            fail();
+        } finally {
+            rethrow(error);
+        }
+    }
+
+    @Override
+    public boolean enableResponseBuffering() {
+        return true;
+    }
+
+    /** After {@code ApplicationHandler.handle} returned or threw: completes a response Jersey left open. */
+    void afterHandle(Throwable escaped) {
+        if (escaped != null) {
+            // after failure() the error was Jersey's to log (it did); otherwise it is news
+            LOG.log(done != 0 ? System.Logger.Level.DEBUG : System.Logger.Level.WARNING,
+                    "request processing failed: " + exchange.method() + " " + exchange.target(), escaped);
+        }
+        SuspendTimer current = timer;
+        if (done == 0 && (current == null || !current.isSuspended())) {
+            fail();
+        }
+    }
+
+    /** Answers {@code status} at once, unless the response is already complete. */
+    void answer(int status, HttpFields fields, String message) {
+        if (finish()) {
+            Responses.text(exchange, status, fields, message);
+        }
+    }
+
+    /** Claims completion and cancels the timer; false when someone else completed first. */
+    private boolean finish() {
+        if (!DONE.compareAndSet(this, 0, 1)) {
+            return false;
+        }
+        SuspendTimer current = timer;
+        if (current != null) {
+            current.close();
+        }
+        return true;
+    }
+
+    /** 500 when nothing reached the transport yet, else abort the connection. */
+    private void fail() {
+        if (!finish()) {
+            return;
+        }
+        OutputStream out = output;
+        if (out instanceof BufferedBody && ((BufferedBody) out).overflowed()) {
+            ((BufferedBody) out).respond(exchange); // its 500 names the limit
+        } else if (exchange.isResponseStarted()) {
+            exchange.abort();
+        } else if (settings.setStatusOverSendError()) {
+            try {
+                exchange.respond(500, new HttpFields(0), new byte[0]);
+            } catch (IllegalStateException alreadyAnswered) {
+                // raced with the transport
+            }
+        } else {
+            Responses.text(exchange, 500, new HttpFields(1), "Request failed.");
+        }
+    }
+
+    /** Reactor: the suspend timeout expired; Jersey's handler may write, so it runs on a worker. */
+    private void expired(TimeoutHandler handler) {
+        if (handler == null || !workers.tryExecute(() -> onTimeout(handler))) {
+            HttpFields fields = new HttpFields(1).add("Retry-After", Integer.toString(settings.retryAfterSeconds()));
+            answer(503, fields, "request timed out");
+        }
+    }
+
+    private void onTimeout(TimeoutHandler handler) {
+        Throwable escaped = null;
+        try {
+            handler.onTimeout(this);
+        } catch (Throwable t) {
+            escaped = t;
+        }
+        if (escaped != null) {
+            afterHandle(escaped);
+        }
+    }
+
+    private static void rethrow(Throwable error) {
+        if (error instanceof RuntimeException) {
+            throw (RuntimeException) error;
+        }
+        if (error instanceof Error) {
+            throw (Error) error;
+        }
+        throw new ContainerException(error);
+    }
+
+    @Override
+    public String toString() {
+        return "ResponseWriter[" + exchange + (nonBlocking ? ", non-blocking" : "") + "]";
+    }
+}

@@ -1,0 +1,228 @@
+package dev.fleche.jersey.internal;
+
+import dev.fleche.jersey.FlecheProperties;
+import org.glassfish.jersey.CommonProperties;
+
+import java.util.Map;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Where requests run when they leave the reactor. Admission never queues without bound: {@link #tryExecute}
+ * returns {@code false} when saturated and the caller answers {@code 503}.
+ *
+ * <table>
+ *   <caption>Choice of threads</caption>
+ *   <tr><th>configuration</th><th>threads</th><th>saturation</th></tr>
+ *   <tr><td>{@value FlecheProperties#EXECUTOR} set</td><td>the user's executor</td><td>it throws
+ *       {@code RejectedExecutionException}</td></tr>
+ *   <tr><td>{@code jersey.config.threads.use.virtual=false}, or a runtime without virtual threads</td>
+ *       <td>bounded pool ({@value FlecheProperties#WORKER_THREADS}, queue {@value FlecheProperties#WORKER_QUEUE}),
+ *       threads from {@code jersey.config.threads.factory} when set</td><td>queue full</td></tr>
+ *   <tr><td>{@code jersey.config.threads.factory} set and {@code use.virtual=true}</td><td>one thread per request
+ *       from that factory</td><td>{@value FlecheProperties#MAX_CONCURRENT_REQUESTS} running</td></tr>
+ *   <tr><td>otherwise (Java 21+)</td><td>one virtual thread per request</td>
+ *       <td>{@value FlecheProperties#MAX_CONCURRENT_REQUESTS} running</td></tr>
+ * </table>
+ */
+public abstract class Workers {
+
+    /** Runs {@code task} on a worker; returns {@code false}, without running it, when saturated. */
+    public abstract boolean tryExecute(Runnable task);
+
+    /** Releases threads the container created (a user's executor is left alone). */
+    public abstract void shutdown();
+
+    /** What runs the requests, for logs and tests. */
+    public abstract String describe();
+
+    /** The workers the application's {@code properties} ask for. */
+    public static Workers from(Map<String, Object> properties) {
+        Executor executor = Settings.instance(properties, FlecheProperties.EXECUTOR, Executor.class);
+        if (executor != null) {
+            return new External(executor);
+        }
+        Object virtualSetting = properties.get(CommonProperties.USE_VIRTUAL_THREADS);
+        boolean virtualWanted = virtualSetting == null || Settings.bool(properties, CommonProperties.USE_VIRTUAL_THREADS,
+                true);
+        ThreadFactory factory = Settings.instance(properties, CommonProperties.THREAD_FACTORY, ThreadFactory.class);
+        int limit = Settings.integer(properties, FlecheProperties.MAX_CONCURRENT_REQUESTS, 10_000, 1);
+        if (factory != null && virtualSetting != null && virtualWanted) {
+            return new PerTask(task -> startThread(factory, task), limit, "one thread per request from " + factory);
+        }
+        ExecutorService virtual = factory == null && virtualWanted ? VirtualThreads.newPerTaskExecutor() : null;
+        if (virtual != null) {
+            return new PerTask(virtual::execute, limit, "virtual threads") {
+                @Override
+                public void shutdown() {
+                    virtual.shutdown();
+                }
+            };
+        }
+        int threads = Settings.integer(properties, FlecheProperties.WORKER_THREADS,
+                Math.max(16, 4 * Runtime.getRuntime().availableProcessors()), 1);
+        int queue = Settings.integer(properties, FlecheProperties.WORKER_QUEUE, 1024, 0);
+        return new Pool(threads, queue, factory != null ? factory : new Named("fleche-worker-"));
+    }
+
+    private static void startThread(ThreadFactory factory, Runnable task) {
+        Thread thread = factory.newThread(task);
+        if (thread == null) {
+            throw new RejectedExecutionException("thread factory " + factory + " refused a thread");
+        }
+        thread.start();
+    }
+
+    /** A bounded pool of platform threads with a bounded queue. */
+    static final class Pool extends Workers {
+        private final ThreadPoolExecutor pool;
+
+        Pool(int threads, int queue, ThreadFactory factory) {
+            BlockingQueue<Runnable> waiting = queue == 0 ? new SynchronousQueue<>() : new ArrayBlockingQueue<>(queue);
+            pool = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS, waiting, factory,
+                    new ThreadPoolExecutor.AbortPolicy());
+            pool.allowCoreThreadTimeOut(true);
+        }
+
+        @Override
+        public boolean tryExecute(Runnable task) {
+            try {
+                pool.execute(task);
+                return true;
+            } catch (RejectedExecutionException e) {
+                return false;
+            }
+        }
+
+        @Override
+        public void shutdown() {
+            pool.shutdown();
+        }
+
+        @Override
+        public String describe() {
+            return "bounded pool of " + pool.getMaximumPoolSize() + " threads, queue "
+                    + (pool.getQueue().remainingCapacity() + pool.getQueue().size());
+        }
+    }
+
+    /** One new thread per task, at most {@code limit} running. */
+    static class PerTask extends Workers {
+        /** Starts a thread running the task; may throw {@link RejectedExecutionException}. */
+        interface Starter {
+            void start(Runnable task);
+        }
+
+        private final Starter starter;
+        private final Semaphore permits;
+        private final String description;
+
+        PerTask(Starter starter, int limit, String description) {
+            this.starter = starter;
+            this.permits = new Semaphore(limit);
+            this.description = description + ", at most " + limit + " at once";
+        }
+
+        @Override
+        public boolean tryExecute(Runnable task) {
+            if (!permits.tryAcquire()) {
+                return false;
+            }
+            Runnable guarded = () -> {
+                try {
+                    task.run();
+                } finally {
+                    permits.release();
+                }
+            };
+            try {
+                starter.start(guarded);
+                return true;
+            } catch (RejectedExecutionException e) {
+                permits.release();
+                return false;
+            }
+        }
+
+        @Override
+        public void shutdown() {
+            // threads end with their request
+        }
+
+        @Override
+        public String describe() {
+            return description;
+        }
+    }
+
+    /** The user's executor. */
+    static final class External extends Workers {
+        private final Executor executor;
+
+        External(Executor executor) {
+            this.executor = executor;
+        }
+
+        @Override
+        public boolean tryExecute(Runnable task) {
+            try {
+                executor.execute(task);
+                return true;
+            } catch (RejectedExecutionException e) {
+                return false;
+            }
+        }
+
+        @Override
+        public void shutdown() {
+            // not ours
+        }
+
+        @Override
+        public String describe() {
+            return "executor " + executor;
+        }
+    }
+
+    /** Daemon platform threads named {@code prefix + n}. */
+    static final class Named implements ThreadFactory {
+        private final String prefix;
+        private final AtomicInteger count = new AtomicInteger();
+
+        Named(String prefix) {
+            this.prefix = prefix;
+        }
+
+        @Override
+        public Thread newThread(Runnable task) {
+            Thread thread = new Thread(task, prefix + count.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        }
+    }
+
+    /** Virtual threads, found reflectively: the module compiles for Java 17. */
+    static final class VirtualThreads {
+        private VirtualThreads() {
+        }
+
+        /** {@code Executors.newVirtualThreadPerTaskExecutor()}, or null on a runtime without virtual threads. */
+        static ExecutorService newPerTaskExecutor() {
+            try {
+                return (ExecutorService) Executors.class.getMethod("newVirtualThreadPerTaskExecutor").invoke(null);
+            } catch (ReflectiveOperationException | RuntimeException e) {
+                return null;
+            }
+        }
+    }
+}

@@ -1,0 +1,41 @@
+package dev.fleche.jersey;
+
+import dev.fleche.jersey.test.FlecheTestContainerFactory;
+import jakarta.ws.rs.core.Application;
+import org.glassfish.jersey.server.ResourceConfig;
+import org.glassfish.jersey.server.ServerProperties;
+import org.glassfish.jersey.test.DeploymentContext;
+import org.glassfish.jersey.test.JerseyTest;
+import org.glassfish.jersey.test.TestProperties;
+import org.glassfish.jersey.test.spi.TestContainerFactory;
+
+/**
+ * Base of this module's JerseyTests: selects {@link FlecheTestContainerFactory} explicitly (whatever else is on
+ * the class path or in system properties) and a free port; subclasses give the application and may give a
+ * context path.
+ */
+abstract class FlecheJerseyTest extends JerseyTest {
+
+    @Override
+    protected final DeploymentContext configureDeployment() {
+        forceSet(TestProperties.CONTAINER_PORT, "0");
+        Application application = configure();
+        if (application instanceof ResourceConfig) {
+            ((ResourceConfig) application).property(ServerProperties.WADL_FEATURE_DISABLE, true);
+        }
+        return DeploymentContext.builder(application).contextPath(contextPath()).build();
+    }
+
+    @Override
+    protected abstract Application configure();
+
+    /** The context path (root path) to deploy under; none by default. */
+    protected String contextPath() {
+        return "";
+    }
+
+    @Override
+    protected final TestContainerFactory getTestContainerFactory() {
+        return new FlecheTestContainerFactory();
+    }
+}

@@ -1,0 +1,79 @@
+package dev.fleche.jersey.internal;
+
+import org.junit.jupiter.api.Test;
+
+import java.net.InetSocketAddress;
+import java.net.URI;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Base and request URIs, forwarding headers and the cache. */
+class BaseUrisTest {
+    private final FakeExchange exchange = new FakeExchange();
+
+    @Test
+    void baseAndRequestUriFromTheHostHeader() throws BadRequest {
+        BaseUris uris = new BaseUris("/root/app/", false);
+        exchange.host = "example.com:81";
+        exchange.path = "/root/app/x%20y";
+        exchange.query = "a=%41&b";
+        BaseUris.Base base = uris.base(exchange);
+        assertEquals(URI.create("http://example.com:81/root/app/"), base.uri());
+        assertEquals("http://example.com:81/root/app/x%20y?a=%41&b", BaseUris.requestUri(base, exchange).toString());
+        assertSame(base, uris.base(exchange), "cached per host");
+    }
+
+    @Test
+    void noHostFallsBackToTheLocalAddress() throws BadRequest {
+        exchange.host = null;
+        assertEquals("http://127.0.0.1:8080/", new BaseUris("/", false).base(exchange).uri().toString());
+        assertEquals("[0:0:0:0:0:0:0:1]:80", BaseUris.authority(new InetSocketAddress("::1", 80)));
+    }
+
+    @Test
+    void forwardedHeadersOnlyWhenTrusted() throws BadRequest {
+        exchange.headers.add("Forwarded", "for=1.2.3.4;proto=https;host=\"public.example:8443\", for=5.6.7.8");
+        assertEquals("http://example.com/", new BaseUris("/", false).base(exchange).uri().toString());
+        assertEquals("https://public.example:8443/", new BaseUris("/", true).base(exchange).uri().toString());
+    }
+
+    @Test
+    void xForwardedHeaders() throws BadRequest {
+        exchange.headers.add("X-Forwarded-Proto", "https, http").add("X-Forwarded-Host", "pub.example")
+                .add("X-Forwarded-Port", "444");
+        assertEquals("https://pub.example:444/", new BaseUris("/", true).base(exchange).uri().toString());
+    }
+
+    @Test
+    void invalidValuesAreBadRequests() {
+        exchange.host = "bad host";
+        assertThrows(BadRequest.class, () -> new BaseUris("/", false).base(exchange));
+        exchange.host = "ok";
+        exchange.path = "/a|b{c}";
+        assertThrows(BadRequest.class, () -> BaseUris.requestUri(new BaseUris("/", false).base(exchange), exchange));
+    }
+
+    @Test
+    void cacheIsBounded() throws BadRequest {
+        BaseUris uris = new BaseUris("/", false);
+        for (int i = 0; i < 3 * BaseUris.MAX_CACHED; i++) {
+            exchange.host = "h" + i;
+            uris.base(exchange);
+        }
+        assertTrue(uris.cachedHosts() <= BaseUris.MAX_CACHED);
+    }
+
+    @Test
+    void basePathJoinsRootAndApplicationPaths() {
+        assertEquals("/", Deployment.basePath("/", null));
+        assertEquals("/root/api/", Deployment.basePath("/root/", "api"));
+        assertEquals("/root/api/", Deployment.basePath("root", "/api/"));
+        Deployment deployment = new Deployment(null, "/root/", null, null, null, null);
+        assertEquals("/", deployment.routedPath("/root"));
+        assertEquals("/x", deployment.routedPath("/root/x"));
+        assertEquals(null, deployment.routedPath("/rootx"));
+    }
+}
