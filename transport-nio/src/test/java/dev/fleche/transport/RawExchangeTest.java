@@ -576,6 +576,26 @@ class RawExchangeTest {
     }
 
     @Test
+    void headOnAStreamedResponseOfKnownLengthNeedsNoBodyBytes() throws Exception {
+        start(exchange -> offReactor(() -> {
+            // A HEAD handler declares the GET length and writes nothing: the connection must stay usable.
+            exchange.startResponse(200, plain(), 11).close();
+        }));
+        try (RawClient client = RawClient.connect(server)) {
+            client.send("HEAD /known HTTP/1.1\r\nHost: test\r\n\r\n");
+            assertEquals("""
+                    HTTP/1.1 200 OK\r
+                    Content-Type: text/plain\r
+                    Date: <date>\r
+                    Content-Length: 11\r
+                    \r
+                    """, client.readHeadResponse());
+            client.send("HEAD /known HTTP/1.1\r\nHost: test\r\n\r\n");
+            assertTrue(client.readHeadResponse().startsWith("HTTP/1.1 200 OK\r\n"));
+        }
+    }
+
+    @Test
     void headOnAChunkedStreamedResponseSendsNoBodyBytes() throws Exception {
         start(exchange -> offReactor(() -> {
             try (OutputStream body = exchange.startResponse(200, plain(), -1)) {

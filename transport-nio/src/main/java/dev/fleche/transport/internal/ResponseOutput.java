@@ -99,7 +99,7 @@ final class ResponseOutput extends OutputStream {
             if (closed) {
                 return;
             }
-            if (head.contentLength() >= 0 && total != head.contentLength()) {
+            if (head.contentLength() >= 0 && total != head.contentLength() && !exchange.isHead()) {
                 closed = true;
                 exchange.abort();
                 throw new IOException("response body shorter (" + total + " bytes) than its Content-Length "
