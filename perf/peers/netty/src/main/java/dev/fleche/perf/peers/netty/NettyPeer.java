@@ -1,10 +1,16 @@
 package dev.fleche.perf.peers.netty;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.fleche.perf.app.Item;
+import dev.fleche.perf.app.Message;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufInputStream;
+import io.netty.buffer.CompositeByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
-import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
@@ -15,7 +21,10 @@ import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.DefaultHttpContent;
+import io.netty.handler.codec.http.DefaultHttpResponse;
 import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpMethod;
@@ -25,16 +34,28 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.handler.codec.http.QueryStringDecoder;
+import java.io.IOException;
+import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Transport-ceiling peer: raw Netty 4.2 with {@link HttpServerCodec} on the NIO transport.
  *
- * <p>One boss thread, a worker group of Netty's default size (2 x cores). {@code GET /hello} answers
- * {@code 200 text/plain "Hello, World!"}, anything else {@code 404}. Keep-alive is honoured
- * ({@link HttpUtil#isKeepAlive}); pipelined requests are answered in order, and responses are flushed once per
- * read batch ({@code channelReadComplete}), as in Netty's own hello-world example.
+ * <p>One boss thread, a worker group of Netty's default size (2 x cores). Endpoints (the benchmark contract, see
+ * perf/README.md): {@code GET /hello} answers {@code 200 text/plain "Hello, World!"}; {@code GET /json} and
+ * {@code POST /echo} use Jackson; {@code GET /async?delayMs=N} answers from the channel's event loop after N ms;
+ * {@code GET /poll}, {@code GET /waiting}, {@code POST /broadcast} are the long-poll trio;
+ * {@code GET /sse?count=C&intervalMs=I} streams C events; anything else {@code 404}. No aggregator: only
+ * {@code /echo} collects its body. Keep-alive is honoured ({@link HttpUtil#isKeepAlive}); pipelined requests are
+ * answered in order, and responses are flushed once per read batch ({@code channelReadComplete}), as in Netty's
+ * own hello-world example.
  *
  * <p>Usage: {@code java -jar netty-peer.jar PORT}; prints {@code READY <port>} once listening.
  */
@@ -43,6 +64,10 @@ public final class NettyPeer {
     private static final byte[] HELLO = "Hello, World!".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] NOT_FOUND = "Not Found".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] BAD_REQUEST = "Bad Request".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] SSE_EVENT = "data: Hello, World!\n\n".getBytes(StandardCharsets.US_ASCII);
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ConcurrentLinkedQueue<Waiter> WAITING = new ConcurrentLinkedQueue<>();
+    private static final AtomicInteger WAITING_COUNT = new AtomicInteger();
 
     private NettyPeer() {
     }
@@ -64,7 +89,7 @@ public final class NettyPeer {
                         @Override
                         protected void initChannel(SocketChannel ch) {
                             ch.pipeline().addLast("codec", new HttpServerCodec());
-                            ch.pipeline().addLast("hello", HelloHandler.INSTANCE);
+                            ch.pipeline().addLast("bench", new BenchHandler());
                         }
                     });
             Channel ch = b.bind(new InetSocketAddress(host, port)).sync().channel();
@@ -77,36 +102,86 @@ public final class NettyPeer {
         }
     }
 
-    @ChannelHandler.Sharable
-    static final class HelloHandler extends SimpleChannelInboundHandler<HttpObject> {
-        static final HelloHandler INSTANCE = new HelloHandler();
+    /** A suspended {@code /poll}: where to answer and how. */
+    private record Waiter(ChannelHandlerContext ctx, boolean keepAlive) {
+    }
+
+    /** Per channel (it keeps the body of an {@code /echo} in progress). */
+    static final class BenchHandler extends SimpleChannelInboundHandler<HttpObject> {
+        private CompositeByteBuf echoBody;
+        private boolean echoKeepAlive;
 
         @Override
-        protected void channelRead0(ChannelHandlerContext ctx, HttpObject msg) {
-            if (!(msg instanceof HttpRequest)) {
-                return; // request body chunks / LastHttpContent: nothing to do for GET /hello
+        protected void channelRead0(ChannelHandlerContext ctx, HttpObject msg) throws Exception {
+            if (msg instanceof HttpRequest req) {
+                request(ctx, req);
             }
-            HttpRequest req = (HttpRequest) msg;
+            if (msg instanceof HttpContent content && echoBody != null) {
+                echoBody.addComponent(true, content.content().retain());
+                if (msg instanceof LastHttpContent) {
+                    echo(ctx);
+                }
+            }
+        }
+
+        private void request(ChannelHandlerContext ctx, HttpRequest req) {
             if (req.decoderResult().isFailure()) {
-                FullHttpResponse bad = response(ctx, HttpResponseStatus.BAD_REQUEST, BAD_REQUEST);
+                FullHttpResponse bad = response(ctx, HttpResponseStatus.BAD_REQUEST, TEXT, BAD_REQUEST);
                 bad.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
                 ctx.writeAndFlush(bad).addListener(ChannelFutureListener.CLOSE);
                 return;
             }
-            boolean hello = req.method() == HttpMethod.GET && "/hello".equals(req.uri());
-            FullHttpResponse res = hello
-                    ? response(ctx, HttpResponseStatus.OK, HELLO)
-                    : response(ctx, HttpResponseStatus.NOT_FOUND, NOT_FOUND);
             boolean keepAlive = HttpUtil.isKeepAlive(req);
-            if (keepAlive) {
-                if (!req.protocolVersion().isKeepAliveDefault()) {
-                    res.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
+            QueryStringDecoder uri = new QueryStringDecoder(req.uri());
+            String path = uri.path();
+            boolean get = req.method() == HttpMethod.GET;
+            if (get && path.equals("/hello")) {
+                send(ctx, keepAlive, response(ctx, HttpResponseStatus.OK, TEXT, HELLO), false);
+            } else if (get && path.equals("/json")) {
+                send(ctx, keepAlive, response(ctx, HttpResponseStatus.OK, APPLICATION_JSON,
+                        json(new Message("Hello, World!"))), false);
+            } else if (req.method() == HttpMethod.POST && path.equals("/echo")) {
+                echoBody = ctx.alloc().compositeBuffer();
+                echoKeepAlive = keepAlive;
+            } else if (get && path.equals("/async")) {
+                long delay = longParam(uri, "delayMs", 130);
+                ctx.executor().schedule(() -> send(ctx, keepAlive, response(ctx, HttpResponseStatus.OK, TEXT, HELLO),
+                        true), delay, TimeUnit.MILLISECONDS);
+            } else if (get && path.equals("/poll")) {
+                WAITING.add(new Waiter(ctx, keepAlive));
+                WAITING_COUNT.incrementAndGet();
+            } else if (get && path.equals("/waiting")) {
+                send(ctx, keepAlive, response(ctx, HttpResponseStatus.OK, TEXT, ascii(WAITING_COUNT.get())), false);
+            } else if (req.method() == HttpMethod.POST && path.equals("/broadcast")) {
+                int n = 0;
+                for (Waiter w; (w = WAITING.poll()) != null; n++) {
+                    WAITING_COUNT.decrementAndGet();
+                    send(w.ctx(), w.keepAlive(), response(w.ctx(), HttpResponseStatus.OK, TEXT, HELLO), true);
                 }
-                ctx.write(res, ctx.voidPromise());
+                send(ctx, keepAlive, response(ctx, HttpResponseStatus.OK, TEXT, ascii(n)), false);
+            } else if (get && path.equals("/sse")) {
+                sse(ctx, longParam(uri, "count", 10), longParam(uri, "intervalMs", 100));
             } else {
-                res.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
-                ctx.write(res).addListener(ChannelFutureListener.CLOSE);
+                send(ctx, keepAlive, response(ctx, HttpResponseStatus.NOT_FOUND, TEXT, NOT_FOUND), false);
             }
+        }
+
+        private void echo(ChannelHandlerContext ctx) throws IOException {
+            Item item;
+            try (ByteBufInputStream in = new ByteBufInputStream(echoBody, true)) {
+                item = JSON.readValue((InputStream) in, Item.class);
+            } finally {
+                echoBody = null;
+            }
+            send(ctx, echoKeepAlive, response(ctx, HttpResponseStatus.OK, APPLICATION_JSON, json(item)), false);
+        }
+
+        private static void sse(ChannelHandlerContext ctx, long count, long intervalMs) {
+            DefaultHttpResponse head = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
+            head.headers().set(HttpHeaderNames.CONTENT_TYPE, "text/event-stream")
+                    .set(HttpHeaderNames.TRANSFER_ENCODING, HttpHeaderValues.CHUNKED);
+            ctx.writeAndFlush(head);
+            new EventStream(ctx, count, intervalMs).run();
         }
 
         @Override
@@ -115,17 +190,87 @@ public final class NettyPeer {
         }
 
         @Override
+        public void channelInactive(ChannelHandlerContext ctx) {
+            if (echoBody != null) {
+                echoBody.release();
+                echoBody = null;
+            }
+        }
+
+        @Override
         public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
             ctx.close();
         }
+    }
 
-        private static FullHttpResponse response(ChannelHandlerContext ctx, HttpResponseStatus status, byte[] body) {
-            ByteBuf content = ctx.alloc().buffer(body.length).writeBytes(body);
-            FullHttpResponse res = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, content);
-            res.headers()
-                    .set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.TEXT_PLAIN)
-                    .setInt(HttpHeaderNames.CONTENT_LENGTH, body.length);
-            return res;
+    /** Writes one event per run on the channel's event loop, then schedules the next; ends after {@code count}. */
+    private static final class EventStream implements Runnable {
+        private final ChannelHandlerContext ctx;
+        private final long count;
+        private final long intervalMs;
+        private long sent;
+
+        EventStream(ChannelHandlerContext ctx, long count, long intervalMs) {
+            this.ctx = ctx;
+            this.count = count;
+            this.intervalMs = intervalMs;
         }
+
+        @Override
+        public void run() {
+            if (!ctx.channel().isActive()) {
+                return;
+            }
+            if (sent++ == count) {
+                ctx.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT);
+                return;
+            }
+            ctx.writeAndFlush(new DefaultHttpContent(Unpooled.wrappedBuffer(SSE_EVENT)));
+            ctx.executor().schedule(this, intervalMs, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private static final String TEXT = "text/plain";
+    private static final String APPLICATION_JSON = "application/json";
+
+    /** Writes {@code res}; flushes at once when {@code flush} (answers from outside a read batch). */
+    private static void send(ChannelHandlerContext ctx, boolean keepAlive, FullHttpResponse res, boolean flush) {
+        if (keepAlive) {
+            if (flush) {
+                ctx.writeAndFlush(res, ctx.voidPromise());
+            } else {
+                ctx.write(res, ctx.voidPromise());
+            }
+        } else {
+            res.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+            ctx.writeAndFlush(res).addListener(ChannelFutureListener.CLOSE);
+        }
+    }
+
+    private static FullHttpResponse response(ChannelHandlerContext ctx, HttpResponseStatus status, String type,
+                                             byte[] body) {
+        ByteBuf content = ctx.alloc().buffer(body.length).writeBytes(body);
+        FullHttpResponse res = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, content);
+        res.headers()
+                .set(HttpHeaderNames.CONTENT_TYPE, type)
+                .setInt(HttpHeaderNames.CONTENT_LENGTH, body.length);
+        return res;
+    }
+
+    private static byte[] json(Object value) {
+        try {
+            return JSON.writeValueAsBytes(value);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static byte[] ascii(int n) {
+        return Integer.toString(n).getBytes(StandardCharsets.US_ASCII);
+    }
+
+    private static long longParam(QueryStringDecoder uri, String name, long otherwise) {
+        List<String> values = uri.parameters().get(name);
+        return values == null || values.isEmpty() ? otherwise : Long.parseLong(values.get(0));
     }
 }

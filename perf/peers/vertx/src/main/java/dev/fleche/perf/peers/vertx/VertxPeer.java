@@ -1,25 +1,40 @@
 package dev.fleche.perf.peers.vertx;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.fleche.perf.app.Item;
+import dev.fleche.perf.app.Message;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import java.io.IOException;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Transport-ceiling peer: Vert.x 5 with a vertx-web {@link Router}, one verticle instance (one event loop, one
  * {@code HttpServer} sharing the port) per core.
  *
- * <p>{@code GET /hello} answers {@code 200 text/plain "Hello, World!"}; the Router answers 404 for anything
- * else. Vert.x handles keep-alive and pipelining (pipelining is on by default for the server).
+ * <p>Endpoints (the benchmark contract, see perf/README.md): {@code GET /hello} answers
+ * {@code 200 text/plain "Hello, World!"}; {@code GET /json} and {@code POST /echo} use Jackson;
+ * {@code GET /async?delayMs=N} answers from a Vert.x timer; {@code /poll}, {@code /waiting}, {@code /broadcast}
+ * are the long-poll trio; {@code GET /sse?count=C&intervalMs=I} streams C events; the Router answers 404 for
+ * anything else. Vert.x handles keep-alive and pipelining (pipelining is on by default for the server).
  *
  * <p>Usage: {@code java -jar vertx-peer.jar PORT}; prints {@code READY <port>} once all instances listen.
  */
 public final class VertxPeer extends VerticleBase {
 
-    private static final Buffer HELLO = Buffer.buffer("Hello, World!");
+    private static final String HELLO_TEXT = "Hello, World!";
+    private static final Buffer HELLO = Buffer.buffer(HELLO_TEXT);
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ConcurrentLinkedQueue<RoutingContext> WAITING = new ConcurrentLinkedQueue<>();
+    private static final AtomicInteger WAITING_COUNT = new AtomicInteger();
 
     private final int port;
     private final String host;
@@ -32,15 +47,77 @@ public final class VertxPeer extends VerticleBase {
     @Override
     public Future<?> start() {
         Router router = Router.router(vertx);
-        router.get("/hello").handler(ctx -> ctx.response()
-                .putHeader("Content-Type", "text/plain")
-                .end(HELLO));
+        router.get("/hello").handler(ctx -> text(ctx.response()).end(HELLO));
+        router.get("/json").handler(ctx -> json(ctx.response()).end(jsonBytes(new Message(HELLO_TEXT))));
+        router.post("/echo").handler(ctx -> ctx.request().body().onSuccess(body -> {
+            try {
+                Item item = JSON.readValue(body.getBytes(), Item.class);
+                json(ctx.response()).end(jsonBytes(item));
+            } catch (IOException e) {
+                ctx.response().setStatusCode(400).end();
+            }
+        }));
+        router.get("/async").handler(ctx -> {
+            long delay = longParam(ctx, "delayMs", 130);
+            vertx.setTimer(Math.max(1, delay), id -> text(ctx.response()).end(HELLO));
+        });
+        router.get("/poll").handler(ctx -> {
+            WAITING.add(ctx);
+            WAITING_COUNT.incrementAndGet();
+        });
+        router.get("/waiting").handler(ctx -> text(ctx.response()).end(Integer.toString(WAITING_COUNT.get())));
+        router.post("/broadcast").handler(ctx -> {
+            int n = 0;
+            for (RoutingContext w; (w = WAITING.poll()) != null; n++) {
+                WAITING_COUNT.decrementAndGet();
+                text(w.response()).end(HELLO);
+            }
+            text(ctx.response()).end(Integer.toString(n));
+        });
+        router.get("/sse").handler(ctx -> {
+            HttpServerResponse res = ctx.response().setChunked(true).putHeader("Content-Type", "text/event-stream");
+            long count = longParam(ctx, "count", 10);
+            long interval = Math.max(1, longParam(ctx, "intervalMs", 100));
+            long[] sent = {0};
+            res.write("");
+            vertx.setPeriodic(0, interval, id -> {
+                if (res.closed() || sent[0]++ == count) {
+                    vertx.cancelTimer(id);
+                    if (!res.closed()) {
+                        res.end();
+                    }
+                    return;
+                }
+                res.write("data: Hello, World!\n\n");
+            });
+        });
         HttpServerOptions options = new HttpServerOptions()
                 .setTcpNoDelay(true)
                 .setAcceptBacklog(4096);
         return vertx.createHttpServer(options)
                 .requestHandler(router)
                 .listen(port, host);
+    }
+
+    private static HttpServerResponse text(HttpServerResponse res) {
+        return res.putHeader("Content-Type", "text/plain");
+    }
+
+    private static HttpServerResponse json(HttpServerResponse res) {
+        return res.putHeader("Content-Type", "application/json");
+    }
+
+    private static Buffer jsonBytes(Object value) {
+        try {
+            return Buffer.buffer(JSON.writeValueAsBytes(value));
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static long longParam(RoutingContext ctx, String name, long otherwise) {
+        String v = ctx.request().getParam(name);
+        return v == null ? otherwise : Long.parseLong(v);
     }
 
     public static void main(String[] args) {

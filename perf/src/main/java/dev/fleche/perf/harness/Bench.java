@@ -1,0 +1,295 @@
+package dev.fleche.perf.harness;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The benchmark harness: runs every selected scenario on every selected target, in rounds, targets alternating
+ * (order rotated every round), each target its own process started with the same JVM flags; samples the server's
+ * CPU time, RSS, threads and GC around every measured run; writes JSON, Markdown and HTML under
+ * {@code perf/results/}. Driven by {@code perf/bench.sh} (which builds first) and {@code perf/smoke.sh}.
+ *
+ * <pre>
+ *   for each round:  for each target (rotated):
+ *     start (start-up time) -> check every endpoint's body once -> throughput scenarios (warm-up, measure) -> SSE
+ *     -> stop;  long-poll and idle each on a fresh server (the same server in smoke mode)
+ * </pre>
+ *
+ * Exit status 0 when every target started and every check and run was free of errors (smoke mode's criterion;
+ * no throughput threshold), 3 otherwise.
+ */
+public final class Bench {
+    private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyy-MM-dd-HHmmss");
+
+    private final Options o;
+    private final Map<String, Target> known;
+    private final Map<String, Scenario> scenarios;
+    private final List<Target> targets = new ArrayList<>();
+    private final List<Scenario> selected = new ArrayList<>();
+    private final Results results;
+    private final Path work;
+    private final Proc proc;
+    private final boolean useWrk;
+    private final Progress progress;
+    private final Runs runs;
+    private int nextPort;
+
+    private Bench(Options o) throws IOException {
+        this.o = o;
+        this.known = Target.defaults();
+        o.extraTargets.forEach((name, cmd) -> known.put(name, new Target(name, name, "custom", cmd,
+                java.util.Set.of(Target.HELLO, Target.JSON, Target.ECHO, Target.PIPELINE, Target.ASYNC, Target.POLL,
+                        Target.SSE), false)));
+        o.applySuite(known);
+        this.scenarios = Scenario.all(o.smoke, o.longPoll, o.idle, o.rate);
+        for (String t : o.targets) {
+            Target target = known.get(t);
+            if (target == null) {
+                throw new IllegalArgumentException("unknown target '" + t + "'; known: " + known.keySet());
+            }
+            targets.add(target);
+        }
+        for (String s : o.scenarios) {
+            Scenario scenario = scenarios.get(s);
+            if (scenario == null) {
+                throw new IllegalArgumentException("unknown scenario '" + s + "'; known: " + scenarios.keySet());
+            }
+            selected.add(scenario);
+        }
+        String stamp = LocalDateTime.now().format(STAMP);
+        this.work = o.root.resolve("perf/results/tmp/bench-" + stamp);
+        Files.createDirectories(work);
+        Path jdkBin = Path.of(o.java).toAbsolutePath().getParent();
+        this.proc = new Proc(jdkBin);
+        boolean wrk = Wrk.installed();
+        if (o.generator.equals("wrk") && !wrk) {
+            throw new IllegalArgumentException("--generator wrk but wrk is not installed (apt-get install -y wrk)");
+        }
+        this.useWrk = wrk && !o.generator.equals("loadgen");
+        this.results = new Results(o, stamp, targets, selected, useWrk ? Wrk.versionLine() : null, jdkVersion());
+        this.progress = new Progress(estimateSeconds());
+        this.runs = new Runs(o, proc, work, progress);
+        this.nextPort = o.port;
+    }
+
+    public static void main(String[] args) throws Exception {
+        Options o;
+        try {
+            o = Options.parse(args);
+            if (o.help) {
+                System.out.print(Options.USAGE);
+                return;
+            }
+        } catch (RuntimeException e) {
+            System.err.println("bench: " + e.getMessage());
+            System.err.print(Options.USAGE);
+            System.exit(1);
+            return;
+        }
+        if (o.list) {
+            list(o);
+            return;
+        }
+        Bench bench;
+        try {
+            bench = new Bench(o);
+        } catch (IllegalArgumentException e) {
+            System.err.println("bench: " + e.getMessage());
+            System.exit(1);
+            return;
+        }
+        int failures = bench.run();
+        System.exit(failures == 0 ? 0 : 3);
+    }
+
+    private static void list(Options o) {
+        System.out.println("targets (name, features, command):");
+        Target.defaults().values().forEach(t -> System.out.printf(Locale.ROOT, "  %-18s %-40s %s%n", t.name(),
+                String.join(",", new java.util.TreeSet<>(t.features())), t.command()));
+        System.out.println("scenarios:");
+        Scenario.all(false, o.longPoll, o.idle, o.rate).values().forEach(s ->
+                System.out.printf(Locale.ROOT, "  %-12s %s%n", s.name(), s.title()));
+    }
+
+    private int run() throws IOException, InterruptedException {
+        if (o.pin != null) {
+            Proc.run(List.of("taskset", "-a", "-p", "-c", o.pin.substring(o.pin.indexOf(':') + 1),
+                    Long.toString(ProcessHandle.current().pid())), 10);
+        }
+        progress.log("targets: " + names(targets) + " · scenarios: " + names(selected) + " · rounds: " + o.rounds
+                + " · generator: " + (useWrk ? "wrk" : "loadgen") + " · flags: " + o.flags);
+        progress.log("estimated time: " + Progress.fmt(progress.total) + " · logs: " + work);
+        for (int round = 1; round <= o.rounds; round++) {
+            for (int k = 0; k < targets.size(); k++) {
+                Target t = targets.get((k + round - 1) % targets.size());
+                progress.step(round, o.rounds, t, k + 1, targets.size());
+                runTarget(round, t);
+            }
+        }
+        Path[] files = results.write(o.out, work);
+        progress.log("results: " + files[0] + " · " + files[1] + " · " + files[2]);
+        System.out.println(Files.readString(files[1]));
+        List<String> problems = results.problems();
+        problems.forEach(p -> progress.log("PROBLEM: " + p));
+        progress.log(problems.isEmpty() ? "smoke: every target started and every check passed"
+                : problems.size() + " problem(s)");
+        return problems.size();
+    }
+
+    /** Everything one target does in one round. */
+    private void runTarget(int round, Target t) throws IOException, InterruptedException {
+        List<Scenario> mine = selected.stream().filter(s -> t.can(s.feature())).toList();
+        List<Scenario> sameServer = mine.stream()
+                .filter(s -> s.throughput() || s.kind().equals("sse") || (o.smoke && s.freshServer())).toList();
+        if (!sameServer.isEmpty() || !results.checked(t.name())) {
+            try (Server server = start(t, round, "main")) {
+                if (server == null) {
+                    return;
+                }
+                if (!results.checked(t.name())) {
+                    results.check(t.name(), Checks.run(t, server.port));
+                    progress.log("  " + t.name() + " checks: " + results.checkSummary(t.name()));
+                }
+                for (Scenario s : sameServer) {
+                    measure(round, t, s, server);
+                    if (!server.alive()) {
+                        results.problem(t.name() + " died during " + s.name() + " (log: " + server.log + ")");
+                        return;
+                    }
+                }
+            }
+        }
+        if (!o.smoke) {
+            for (Scenario s : mine) {
+                if (s.freshServer()) {
+                    try (Server server = start(t, round, s.name())) {
+                        if (server != null) {
+                            measure(round, t, s, server);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /** Starts {@code t}; records its start-up time; null (and a problem) when it does not come up. */
+    private Server start(Target t, int round, String what) throws InterruptedException {
+        int port = Server.freePort(nextPort);
+        nextPort = port + 1;
+        List<String> cmd = new ArrayList<>(o.pinServer());
+        cmd.addAll(t.commandLine(o.java, o.flags, port));
+        Path log = work.resolve(t.name() + "-r" + round + "-" + what + ".log");
+        try {
+            Server s = Server.start(cmd, o.root, port, log, Duration.ofSeconds(o.smoke ? 60 : 90));
+            progress.log(String.format(Locale.ROOT, "  %s up in %.0f ms (pid %d, port %d)", t.name(),
+                    s.startupMillis, s.pid(), port));
+            if (selected.stream().anyMatch(x -> x.kind().equals("startup"))) {
+                results.add(round, t.name(), "startup", Map.of("startupMs", s.startupMillis));
+            }
+            return s;
+        } catch (IOException e) {
+            results.problem(t.name() + " did not start: " + e.getMessage());
+            progress.log("  " + t.name() + " did not start (log: " + log + ")");
+            return null;
+        }
+    }
+
+    private void measure(int round, Target t, Scenario s, Server server) throws InterruptedException {
+        progress.phase(s.name());
+        try {
+            Map<String, Object> row = switch (s.kind()) {
+                case "closed" -> useWrk ? runs.wrk(round, t, s, server) : runs.loadgen(round, t, s, server);
+                case "open" -> runs.loadgen(round, t, s, server);
+                case "longpoll" -> runs.longPoll(s, server);
+                case "idle" -> runs.idle(s, server);
+                case "sse" -> runs.sse(s, server);
+                default -> null;
+            };
+            if (row != null) {
+                results.add(round, t.name(), s.name(), row);
+                progress.log("  " + t.name() + " " + s.name() + ": " + Results.oneLine(s, row));
+                Object errors = row.get("errors");
+                if (errors instanceof Number n && n.longValue() > 0) {
+                    results.problem(t.name() + " " + s.name() + ": " + n + " errors"
+                            + (row.get("firstError") != null ? " (" + row.get("firstError") + ")" : ""));
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            results.problem(t.name() + " " + s.name() + " failed: " + e);
+            progress.log("  " + t.name() + " " + s.name() + " failed: " + e);
+        }
+    }
+
+    /** Seconds the whole plan should take (for the progress line): runs, plus ~4 s per server start. */
+    private long estimateSeconds() {
+        long total = 0;
+        for (Target t : targets) {
+            long per = 5; // start and checks
+            for (Scenario s : selected) {
+                if (!t.can(s.feature())) {
+                    continue;
+                }
+                per += switch (s.kind()) {
+                    case "closed", "open" -> (long) Math.ceil(o.warmup + o.duration) + (o.gc ? 2 : 0);
+                    case "longpoll", "idle" -> (o.smoke ? 1 : 8) + s.connections() / 1000 + (o.gc ? 3 : 0);
+                    case "sse" -> o.smoke ? 1 : 3;
+                    default -> 0;
+                };
+            }
+            total += per;
+        }
+        return total * o.rounds;
+    }
+
+    private static String jdkVersion() {
+        return System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version");
+    }
+
+    private static String names(List<?> items) {
+        List<String> n = new ArrayList<>();
+        for (Object x : items) {
+            n.add(x instanceof Target t ? t.name() : ((Scenario) x).name());
+        }
+        return String.join(",", n);
+    }
+
+    /** Progress lines on stderr: round, target, phase and time left. */
+    static final class Progress {
+        final long total;
+        private final long started = System.nanoTime();
+        private String where = "";
+
+        Progress(long totalSeconds) {
+            this.total = totalSeconds;
+        }
+
+        void step(int round, int rounds, Target t, int index, int count) {
+            where = "round " + round + "/" + rounds + " · " + t.name() + " (" + index + "/" + count + ")";
+            log(where + " · starting");
+        }
+
+        void phase(String what) {
+            log(where + " · " + what);
+        }
+
+        void log(String line) {
+            long elapsed = (System.nanoTime() - started) / 1_000_000_000L;
+            String left = where.isEmpty() ? "" : " · ~" + fmt(Math.max(0, total - elapsed)) + " left";
+            System.err.printf(Locale.ROOT, "[%s] %s%s%n", LocalDateTime.now().format(DateTimeFormatter.ofPattern("HH:mm:ss")),
+                    line, line.startsWith("  ") ? "" : left);
+            System.err.flush();
+        }
+
+        static String fmt(long s) {
+            return String.format(Locale.ROOT, "%dm%02ds", s / 60, s % 60);
+        }
+    }
+}

@@ -1,0 +1,97 @@
+package dev.fleche.perf.harness;
+
+import dev.fleche.perf.loadgen.BlockingHttp;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Checks, once per target, that every endpoint it claims answers as the contract says (status, media type,
+ * body), and that an unknown path answers 404. The result per endpoint is {@code ok} or what was wrong.
+ */
+final class Checks {
+    private static final Duration TIMEOUT = Duration.ofSeconds(10);
+
+    private Checks() {
+    }
+
+    static Map<String, String> run(Target t, int port) {
+        Map<String, String> r = new LinkedHashMap<>();
+        check(r, "hello", () -> expect(get(port, "/hello"), 200, "text/plain", Scenario.HELLO_BODY));
+        if (t.can(Target.JSON)) {
+            check(r, "json", () -> expect(get(port, "/json"), 200, "application/json", Scenario.JSON_BODY));
+        }
+        if (t.can(Target.ECHO)) {
+            check(r, "echo", () -> expect(BlockingHttp.exchange("127.0.0.1", port, "POST", "/echo",
+                    Scenario.ECHO_BODY.getBytes(StandardCharsets.UTF_8), "application/json", TIMEOUT),
+                    200, "application/json", Scenario.ECHO_BODY));
+        }
+        if (t.can(Target.ASYNC)) {
+            check(r, "async", () -> expect(get(port, "/async?delayMs=20"), 200, "text/plain", Scenario.HELLO_BODY));
+        }
+        if (t.can(Target.POLL)) {
+            check(r, "poll", () -> {
+                String w = expectCount(get(port, "/waiting"));
+                return w != null ? "/waiting: " + w : expectCount(BlockingHttp.exchange("127.0.0.1", port, "POST",
+                        "/broadcast", null, null, TIMEOUT));
+            });
+        }
+        if (t.can(Target.SSE)) {
+            check(r, "sse", () -> {
+                BlockingHttp.Response res = get(port, "/sse?count=3&intervalMs=10");
+                String type = res.header("content-type");
+                long events = res.bodyText().lines().filter(l -> l.startsWith("data:")).count();
+                if (res.status() != 200 || type == null || !type.startsWith("text/event-stream") || events != 3) {
+                    return "status " + res.status() + ", type " + type + ", " + events + " events (want 3)";
+                }
+                return null;
+            });
+        }
+        check(r, "404", () -> {
+            int status = get(port, "/no-such-path").status();
+            return status == 404 ? null : "status " + status + " for /no-such-path";
+        });
+        return r;
+    }
+
+    private interface Check {
+        /** Null when fine, else what was wrong. */
+        String run() throws IOException;
+    }
+
+    private static void check(Map<String, String> results, String name, Check c) {
+        try {
+            String problem = c.run();
+            results.put(name, problem == null ? "ok" : problem);
+        } catch (IOException | RuntimeException e) {
+            results.put(name, e.toString());
+        }
+    }
+
+    private static BlockingHttp.Response get(int port, String path) throws IOException {
+        return BlockingHttp.get("127.0.0.1", port, path, TIMEOUT);
+    }
+
+    private static String expect(BlockingHttp.Response res, int status, String type, String body) {
+        String got = res.bodyText();
+        String ct = res.header("content-type");
+        if (res.status() != status || ct == null || !ct.startsWith(type) || !got.equals(body)) {
+            return "status " + res.status() + ", type " + ct + ", body '" + abbreviate(got) + "'";
+        }
+        return null;
+    }
+
+    private static String expectCount(BlockingHttp.Response res) {
+        if (res.status() != 200 || !res.bodyText().trim().matches("\\d+")) {
+            return "status " + res.status() + ", body '" + abbreviate(res.bodyText()) + "' (want a count)";
+        }
+        return null;
+    }
+
+    private static String abbreviate(String s) {
+        return s.length() > 60 ? s.substring(0, 60) + "…" : s;
+    }
+}

@@ -1,0 +1,103 @@
+package dev.fleche.perf.harness;
+
+import dev.fleche.perf.harness.Results.Column;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/** The Markdown report: the run's settings, one table of medians per scenario, the checks and the problems. */
+final class MarkdownReport {
+    private MarkdownReport() {
+    }
+
+    static String render(Results r) {
+        StringBuilder b = new StringBuilder();
+        b.append("# Fleche benchmark ").append(r.stamp).append("\n\n");
+        r.meta.forEach((k, v) -> {
+            if (v != null) {
+                b.append("- ").append(k).append(": `").append(v).append("`\n");
+            }
+        });
+        b.append("\nMedians over rounds (errors: summed). `÷ best`: the target's median over the best peer's "
+                + "(peers: every target that is not Fleche's). CPU µs/req = server CPU time (utime+stime, "
+                + "/proc/PID/stat) during the measured run ÷ responses. See perf/README.md for every column.\n");
+        for (Scenario s : r.scenarios) {
+            b.append("\n## ").append(s.name()).append(": ").append(s.title()).append("\n\n");
+            table(b, r, s);
+        }
+        b.append("\n## Endpoint checks\n\n");
+        for (Map.Entry<String, Map<String, String>> e : r.checks.entrySet()) {
+            b.append("- ").append(e.getKey()).append(": ");
+            List<String> parts = e.getValue().entrySet().stream().map(x -> x.getKey() + " " + x.getValue()).toList();
+            b.append(String.join(", ", parts)).append('\n');
+        }
+        b.append("\n## Problems\n\n");
+        if (r.problems.isEmpty()) {
+            b.append("none\n");
+        }
+        r.problems.forEach(p -> b.append("- ").append(p).append('\n'));
+        return b.toString();
+    }
+
+    static void table(StringBuilder b, Results r, Scenario s) {
+        List<Column> cols = Results.columns(s);
+        Column head = Results.headline(s);
+        Column second = Results.secondary(s);
+        String best = r.best(s.name(), head.key(), head.better());
+        String bestSecond = second == null ? null : r.best(s.name(), second.key(), second.better());
+        b.append("| target |");
+        cols.forEach(c -> b.append(' ').append(c.header()).append(" |"));
+        b.append(' ').append(head.header()).append(" ÷ best |");
+        if (second != null) {
+            b.append(' ').append(second.header()).append(" ÷ best |");
+        }
+        b.append(" rounds |\n|---|");
+        cols.forEach(c -> b.append("---:|"));
+        b.append("---:|");
+        if (second != null) {
+            b.append("---:|");
+        }
+        b.append("---:|\n");
+        for (Target t : r.targets) {
+            if (!t.can(s.feature())) {
+                continue;
+            }
+            int rounds = r.rows(s.name(), t.name()).size();
+            b.append("| ").append(t.self() ? "**" + t.name() + "**" : t.name()).append(" |");
+            if (rounds == 0) {
+                b.append(" failed |");
+                b.append(" |".repeat(cols.size() - 1 + (second != null ? 2 : 1)));
+                b.append(" 0 |\n");
+                continue;
+            }
+            for (Column c : cols) {
+                b.append(' ').append(Results.fmt(c.format(), r.aggregate(s.name(), t.name(), c.key()))).append(" |");
+            }
+            b.append(' ').append(ratio(r, s, t, head, best)).append(" |");
+            if (second != null) {
+                b.append(' ').append(ratio(r, s, t, second, bestSecond)).append(" |");
+            }
+            b.append(' ').append(rounds).append(" |\n");
+        }
+        if (best != null) {
+            b.append("\nBest peer: ").append(best).append(" (").append(head.header()).append(')');
+            if (bestSecond != null) {
+                b.append(", ").append(bestSecond).append(" (").append(second.header()).append(')');
+            }
+            b.append(".\n");
+        }
+    }
+
+    static String ratio(Results r, Scenario s, Target t, Column c, String best) {
+        if (best == null) {
+            return "";
+        }
+        Double v = r.aggregate(s.name(), t.name(), c.key());
+        Double bv = r.aggregate(s.name(), best, c.key());
+        if (v == null || bv == null || bv == 0) {
+            return "";
+        }
+        return String.format(Locale.ROOT, "%.2f", v / bv);
+    }
+}

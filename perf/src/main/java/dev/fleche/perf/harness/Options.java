@@ -1,0 +1,199 @@
+package dev.fleche.perf.harness;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The harness's command line (see {@link #USAGE}). Defaults follow shared BENCHMARKS.md: 3 rounds, 15 s warm-up,
+ * 30 s measured, 100 connections, {@code -Xms512m -Xmx512m}. {@code --smoke} is the CI mode: every target and
+ * scenario, one round, tiny loads, the project's generator, no GC sampling, no fresh servers.
+ */
+final class Options {
+    static final String USAGE = """
+            usage: perf/bench.sh [options]        (runs dev.fleche.perf.harness.Bench after building what it needs)
+
+              --suite NAME        full (default): every target; transport: Fleche's transport and the raw peers
+                                  (hello, pipeline, idle); rest: the JAX-RS targets, Riposte and Spring
+              --targets LIST      comma-separated target names (overrides the suite's); see --list
+              --target NAME=CMD   add a target: CMD with PORT (JAVA and FLAGS are replaced); it gets every scenario
+              --scenarios LIST    comma-separated scenario names (default: the suite's); see --list
+              --rounds N          rounds; targets alternate, order rotated every round (default 3)
+              --warmup S          warm-up before each measured throughput run (default 15)
+              --duration S        each measured throughput run (default 30; wrk rounds up to whole seconds)
+              --threads T         wrk/generator threads (default 2)
+              --generator G       auto (wrk when installed, default), wrk, loadgen: for closed-loop throughput
+              --rate R            the open-loop scenario's rate, requests/s (default 5000)
+              --longpoll N        long-poll clients (default 10000)
+              --idle N            idle connections (default 10000)
+              --flags "..."       JVM flags, identical for every target (default "-Xms512m -Xmx512m")
+              --java PATH         java binary for the targets (default: the harness's own)
+              --pin S:W           taskset: servers on CPUs S, wrk on CPUs W (e.g. 0:1)
+              --port P            first port to try (default 18080)
+              --out DIR           where results go (default perf/results)
+              --no-gc             do not sample GC and heap (jstat, jcmd)
+              --smoke             CI smoke: 1 round, 0.3 s runs, small loads, the project's generator, no GC sampling
+              --root DIR          the repository root (bench.sh passes it)
+              --list              print the targets and scenarios, and exit
+              -h, --help          this help
+            """;
+
+    Path root = Path.of("").toAbsolutePath();
+    String suite = "full";
+    List<String> targets;
+    List<String> scenarios;
+    Map<String, String> extraTargets = new LinkedHashMap<>();
+    int rounds = 3;
+    double warmup = 15;
+    double duration = 30;
+    int threads = 2;
+    String generator = "auto";
+    int rate = 5000;
+    int longPoll = 10_000;
+    int idle = 10_000;
+    String flags = "-Xms512m -Xmx512m";
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    String pin;
+    int port = 18080;
+    Path out;
+    boolean gc = true;
+    boolean smoke;
+    boolean list;
+    boolean help;
+    String commandLine;
+
+    static Options parse(String[] args) {
+        Options o = new Options();
+        o.commandLine = String.join(" ", args);
+        boolean rounds = false;
+        boolean warmup = false;
+        boolean duration = false;
+        boolean longPoll = false;
+        boolean idle = false;
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            switch (a) {
+                case "--suite" -> o.suite = args[++i];
+                case "--targets" -> o.targets = csv(args[++i]);
+                case "--target" -> {
+                    String def = args[++i];
+                    int eq = def.indexOf('=');
+                    if (eq <= 0 || !def.contains("PORT")) {
+                        throw new IllegalArgumentException("--target wants NAME=COMMAND with PORT in it");
+                    }
+                    o.extraTargets.put(def.substring(0, eq), def.substring(eq + 1));
+                }
+                case "--scenarios" -> o.scenarios = csv(args[++i]);
+                case "--rounds" -> { o.rounds = positive(a, args[++i]); rounds = true; }
+                case "--warmup" -> { o.warmup = seconds(a, args[++i], 0); warmup = true; }
+                case "--duration" -> { o.duration = seconds(a, args[++i], 0.1); duration = true; }
+                case "--threads" -> o.threads = positive(a, args[++i]);
+                case "--generator" -> o.generator = args[++i].toLowerCase(Locale.ROOT);
+                case "--rate" -> o.rate = positive(a, args[++i]);
+                case "--longpoll" -> { o.longPoll = positive(a, args[++i]); longPoll = true; }
+                case "--idle" -> { o.idle = positive(a, args[++i]); idle = true; }
+                case "--flags" -> o.flags = args[++i];
+                case "--java" -> o.java = args[++i];
+                case "--pin" -> o.pin = args[++i];
+                case "--port" -> o.port = positive(a, args[++i]);
+                case "--out" -> o.out = Path.of(args[++i]).toAbsolutePath();
+                case "--no-gc" -> o.gc = false;
+                case "--smoke" -> o.smoke = true;
+                case "--list" -> o.list = true;
+                case "--root" -> o.root = Path.of(args[++i]).toAbsolutePath();
+                case "-h", "--help" -> o.help = true;
+                default -> throw new IllegalArgumentException("unknown argument: " + a);
+            }
+        }
+        if (o.smoke) {
+            o.rounds = rounds ? o.rounds : 1;
+            o.warmup = warmup ? o.warmup : 0;
+            o.duration = duration ? o.duration : 0.3;
+            o.longPoll = longPoll ? o.longPoll : 500;
+            o.idle = idle ? o.idle : 500;
+            o.rate = Math.min(o.rate, 500);
+            o.gc = false;
+            if (o.generator.equals("auto")) {
+                o.generator = "loadgen";
+            }
+        }
+        if (!List.of("auto", "wrk", "loadgen").contains(o.generator)) {
+            throw new IllegalArgumentException("--generator must be auto, wrk or loadgen");
+        }
+        if (o.pin != null && !o.pin.contains(":")) {
+            throw new IllegalArgumentException("--pin wants SERVER_CPUS:WRK_CPUS, e.g. 0:1");
+        }
+        if (o.out == null) {
+            o.out = o.root.resolve("perf/results");
+        }
+        return o;
+    }
+
+    /** The suite's targets and scenarios unless given. */
+    void applySuite(Map<String, Target> known) {
+        List<String> t;
+        List<String> s;
+        switch (suite) {
+            case "full" -> {
+                t = new ArrayList<>(known.keySet());
+                t.remove("fleche-transport"); // fleche-raw serves the same hello with every other endpoint
+                s = List.of("hello", "json", "echo", "pipeline", "async-1000", "async-2000", "async-5000", "rate",
+                        "longpoll", "idle", "sse", "startup");
+            }
+            case "transport" -> {
+                t = List.of("fleche-transport", "fleche-raw", "microhttp", "netty", "vertx");
+                s = List.of("hello", "pipeline", "idle", "startup");
+            }
+            case "rest" -> {
+                t = new ArrayList<>();
+                for (Target x : known.values()) {
+                    if (!x.group().equals("transport") && !x.name().equals("fleche-raw")
+                            && !x.name().equals("fleche-transport")) {
+                        t.add(x.name());
+                    }
+                }
+                s = List.of("hello", "json", "echo", "async-1000", "async-5000", "longpoll", "startup");
+            }
+            default -> throw new IllegalArgumentException("unknown suite: " + suite + " (full, transport, rest)");
+        }
+        if (targets == null) {
+            targets = new ArrayList<>(t);
+            targets.addAll(extraTargets.keySet());
+        }
+        if (scenarios == null) {
+            scenarios = s;
+        }
+    }
+
+    List<String> pinServer() {
+        return pin == null ? List.of() : List.of("taskset", "-c", pin.substring(0, pin.indexOf(':')));
+    }
+
+    List<String> pinClient() {
+        return pin == null ? List.of() : List.of("taskset", "-c", pin.substring(pin.indexOf(':') + 1));
+    }
+
+    private static List<String> csv(String s) {
+        return new ArrayList<>(Arrays.stream(s.split(",")).map(String::trim).filter(x -> !x.isEmpty()).toList());
+    }
+
+    private static double seconds(String name, String v, double min) {
+        double s = Double.parseDouble(v);
+        if (!(s >= min)) {
+            throw new IllegalArgumentException(name + " must be >= " + min + " s");
+        }
+        return s;
+    }
+
+    private static int positive(String name, String v) {
+        int n = Integer.parseInt(v);
+        if (n < 1) {
+            throw new IllegalArgumentException(name + " must be >= 1");
+        }
+        return n;
+    }
+}

@@ -1,0 +1,243 @@
+package dev.fleche.perf.harness;
+
+import dev.fleche.perf.loadgen.Engine;
+import dev.fleche.perf.loadgen.LoadReport;
+import dev.fleche.perf.loadgen.LoadSpec;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The measured runs of one scenario on a running server, each returning its row of figures: closed loop with wrk
+ * or the project's generator (warm-up, then the window sampled by {@link Window}), open loop, long-poll, idle and
+ * SSE with the generator, sampling the server while the clients wait or idle.
+ */
+final class Runs {
+    private final Options o;
+    private final Proc proc;
+    private final Path work;
+    private final Bench.Progress progress;
+
+    Runs(Options o, Proc proc, Path work, Bench.Progress progress) {
+        this.o = o;
+        this.proc = proc;
+        this.work = work;
+        this.progress = progress;
+    }
+
+    /** CPU and box samples around a measured window. */
+    final class Window {
+        final long pid;
+        final long cpu0;
+        final long box0;
+        final long self0;
+        final long[] gc0;
+        final long t0 = System.nanoTime();
+
+        Window(long pid) {
+            this.pid = pid;
+            this.gc0 = o.gc ? proc.gc(pid) : new long[] {-1, -1};
+            this.cpu0 = Proc.cpuNanos(pid);
+            this.box0 = Proc.boxBusyNanos();
+            this.self0 = Proc.selfAndChildrenCpuNanos();
+        }
+
+        /** Adds CPU µs/request, RSS, threads, GC and the box's other load to {@code row}. */
+        void close(Map<String, Object> row, long requests) {
+            long cpu1 = Proc.cpuNanos(pid);
+            long box1 = Proc.boxBusyNanos();
+            long self1 = Proc.selfAndChildrenCpuNanos();
+            double wall = (System.nanoTime() - t0) / 1e9;
+            long server = cpu1 - cpu0;
+            row.put("cpuUsPerReq", requests > 0 && cpu0 >= 0 && cpu1 >= 0 ? server / 1e3 / requests : null);
+            row.put("serverCpuPct", wall > 0 ? 100.0 * server / 1e9 / wall : null);
+            row.put("rssMb", Proc.rssKb(pid) / 1024.0);
+            row.put("threads", Proc.threads(pid));
+            int cpus = Runtime.getRuntime().availableProcessors();
+            double other = (box1 - box0 - server - (self1 - self0)) / 1e9 / wall / cpus * 100;
+            row.put("otherLoadPct", Math.max(0, other));
+            if (o.gc) {
+                long[] gc1 = proc.gc(pid);
+                if (gc0[0] >= 0 && gc1[0] >= 0) {
+                    row.put("gcCount", gc1[0] - gc0[0]);
+                    row.put("gcMs", gc1[1] - gc0[1]);
+                }
+            }
+        }
+    }
+
+    Map<String, Object> wrk(int round, Target t, Scenario s, Server server)
+            throws IOException, InterruptedException {
+        String url = "http://127.0.0.1:" + server.port + s.path();
+        String tag = t.name() + "-r" + round + "-" + s.name();
+        if (o.warmup > 0) {
+            progress.phase(s.name() + ": warm-up " + secs(o.warmup));
+            Wrk.run(work, tag + "-warmup", s, url, o.threads, (int) Math.ceil(o.warmup), o.pinClient());
+        }
+        progress.phase(s.name() + ": measuring " + secs(o.duration));
+        Window w = new Window(server.pid());
+        Wrk.Result r = Wrk.run(work, tag, s, url, o.threads, (int) Math.ceil(o.duration), o.pinClient());
+        if (r == null) {
+            throw new IOException("wrk printed no figures (see " + work.resolve(tag + ".wrk.txt") + ")");
+        }
+        Map<String, Object> row = new LinkedHashMap<>();
+        row.put("generator", "wrk");
+        row.put("rps", r.throughput());
+        row.put("requests", r.requests());
+        row.put("p50", r.p50());
+        row.put("p90", r.p90());
+        row.put("p99", r.p99());
+        row.put("p99.9", r.p999());
+        row.put("max", r.max());
+        row.put("errors", r.socketErrors() + r.statusErrors() + r.timeouts());
+        w.close(row, r.requests());
+        ideal(s, row);
+        return row;
+    }
+
+    Map<String, Object> loadgen(int round, Target t, Scenario s, Server server)
+            throws IOException, InterruptedException {
+        LoadSpec.Builder b = base(s, server).warmup(millis(o.warmup)).duration(millis(o.duration))
+                .threads(o.threads).depth(s.depth())
+                .hlog(work.resolve(t.name() + "-r" + round + "-" + s.name() + ".hlog"));
+        if (s.kind().equals("open")) {
+            b.mode(LoadSpec.Mode.OPEN).rate(o.rate);
+        }
+        Window[] w = new Window[1];
+        progress.phase(s.name() + (o.warmup > 0 ? ": warm-up " + secs(o.warmup) + ", then " : ": ") + "measuring "
+                + secs(o.duration));
+        LoadReport r = Engine.run(b.build(), new Engine.Hooks() {
+            @Override
+            public void recording() {
+                w[0] = new Window(server.pid());
+            }
+        });
+        Map<String, Object> row = new LinkedHashMap<>();
+        row.put("generator", "loadgen");
+        row.put("rps", r.throughput());
+        row.put("requests", r.requests());
+        latencies(row, r);
+        if (s.kind().equals("open")) {
+            row.put("rate", o.rate);
+            row.put("serviceP99", r.serviceMillis(99));
+        }
+        row.put("errors", r.errors());
+        row.put("firstError", r.firstError());
+        if (w[0] != null) {
+            w[0].close(row, r.requests());
+        }
+        ideal(s, row);
+        return row;
+    }
+
+    Map<String, Object> longPoll(Scenario s, Server server) throws IOException, InterruptedException {
+        long pid = server.pid();
+        long heap0 = o.gc ? proc.heapAfterGcKb(pid) : -1;
+        long rss0 = Proc.rssKb(pid);
+        long cpu0 = Proc.cpuNanos(pid);
+        Map<String, Object> row = new LinkedHashMap<>();
+        progress.phase(s.name() + ": " + s.connections() + " clients");
+        LoadReport r = Engine.run(base(s, server).mode(LoadSpec.Mode.LONG_POLL).timeout(Duration.ofSeconds(60))
+                .build(), new Engine.Hooks() {
+            @Override
+            public void ready(int cycle, int clients) {
+                row.put("waiting", clients);
+                row.put("threads", Proc.threads(pid));
+                long heap = o.gc ? proc.heapAfterGcKb(pid) : -1;
+                row.put("heapKbPerClient", heap >= 0 && heap0 >= 0 && clients > 0 ? (heap - heap0) / (double) clients : null);
+                long rss = Proc.rssKb(pid);
+                row.put("rssKbPerClient", clients > 0 ? (rss - rss0) / (double) clients : null);
+                row.put("rssMb", rss / 1024.0);
+            }
+        });
+        row.put("resumed", r.requests());
+        row.put("resumeAllMs", r.resumeAllMillis());
+        latencies(row, r);
+        row.put("cpuMs", (Proc.cpuNanos(pid) - cpu0) / 1e6);
+        row.put("errors", r.errors());
+        row.put("firstError", r.firstError());
+        return row;
+    }
+
+    Map<String, Object> idle(Scenario s, Server server) throws IOException, InterruptedException {
+        long pid = server.pid();
+        long heap0 = o.gc ? proc.heapAfterGcKb(pid) : -1;
+        long rss0 = Proc.rssKb(pid);
+        Map<String, Object> row = new LinkedHashMap<>();
+        progress.phase(s.name() + ": " + s.connections() + " connections");
+        LoadReport r = Engine.run(base(s, server).mode(LoadSpec.Mode.IDLE).hold(Duration.ofSeconds(1)).build(),
+                new Engine.Hooks() {
+                    @Override
+                    public void ready(int cycle, int open) {
+                        try {
+                            Thread.sleep(o.smoke ? 200 : 2000); // let the server settle
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                        long heap = o.gc ? proc.heapAfterGcKb(pid) : -1;
+                        long rss = Proc.rssKb(pid);
+                        row.put("open", open);
+                        row.put("heapKbPerConn", heap >= 0 && heap0 >= 0 && open > 0 ? (heap - heap0) / (double) open : null);
+                        row.put("rssKbPerConn", open > 0 ? (rss - rss0) / (double) open : null);
+                        row.put("heapBeforeMb", heap0 >= 0 ? heap0 / 1024.0 : null);
+                        row.put("rssMb", rss / 1024.0);
+                        row.put("threads", Proc.threads(pid));
+                    }
+                });
+        row.put("stillOpen", r.stillOpen());
+        row.put("errors", r.errors());
+        row.put("firstError", r.firstError());
+        return row;
+    }
+
+    Map<String, Object> sse(Scenario s, Server server) throws IOException, InterruptedException {
+        progress.phase(s.name() + ": " + s.connections() + " clients");
+        long cpu0 = Proc.cpuNanos(server.pid());
+        LoadReport r = Engine.run(base(s, server).mode(LoadSpec.Mode.SSE).expectBody((byte[]) null).events(s.sseEvents())
+                .duration(Duration.ofSeconds(60)).build());
+        Map<String, Object> row = new LinkedHashMap<>();
+        row.put("streams", r.requests());
+        row.put("events", r.events());
+        row.put("eventsPerSec", r.eventsPerSecond());
+        row.put("seconds", r.seconds());
+        row.put("p99", r.latencyMillis(99));
+        row.put("cpuUsPerEvent", r.events() > 0 ? (Proc.cpuNanos(server.pid()) - cpu0) / 1e3 / r.events() : null);
+        row.put("errors", r.errors());
+        row.put("firstError", r.firstError());
+        return row;
+    }
+
+    private LoadSpec.Builder base(Scenario s, Server server) {
+        LoadSpec.Builder b = LoadSpec.builder().host("127.0.0.1").port(server.port).method(s.method()).path(s.path())
+                .connections(s.connections()).expectBody(s.expectBody()).threads(o.threads);
+        if (s.body() != null) {
+            b.body(s.body()).contentType("application/json");
+        }
+        return b;
+    }
+
+    private static void latencies(Map<String, Object> row, LoadReport r) {
+        row.put("p50", r.latencyMillis(50));
+        row.put("p90", r.latencyMillis(90));
+        row.put("p99", r.latencyMillis(99));
+        row.put("p99.9", r.latencyMillis(99.9));
+        row.put("max", r.maxMillis());
+    }
+
+    private static void ideal(Scenario s, Map<String, Object> row) {
+        if (s.idealRate() > 0 && row.get("rps") instanceof Double rps) {
+            row.put("pctOfIdeal", 100 * rps / s.idealRate());
+        }
+    }
+
+    private static Duration millis(double seconds) {
+        return Duration.ofMillis(Math.round(seconds * 1000));
+    }
+
+    private static String secs(double seconds) {
+        return seconds == Math.rint(seconds) ? (long) seconds + " s" : seconds + " s";
+    }
+}
