@@ -35,8 +35,19 @@ final class Exchange implements HttpExchange {
     private static final byte BODY_STREAM = 2;
     private static final byte BODY_DRAIN = 3;
     private static final byte BODY_DONE = 4;
-    private static final InputStream EMPTY = InputStream.nullInputStream();
-    private static final HttpFields NO_TRAILERS = new HttpFields();
+    /** The body of every request without one: stateless, so one instance can be shared (closing it is a no-op). */
+    private static final InputStream EMPTY = new InputStream() {
+        @Override
+        public int read() {
+            return -1;
+        }
+
+        @Override
+        public int read(byte[] bytes, int offset, int length) {
+            java.util.Objects.checkFromIndexSize(offset, length, bytes.length);
+            return length == 0 ? 0 : -1;
+        }
+    };
 
     final Connection connection;
     private final RequestHead head;
@@ -55,7 +66,7 @@ final class Exchange implements HttpExchange {
     // body, any thread
     private volatile boolean bodyReceivedWhole;
     private volatile InputStream bodyStream;
-    private volatile HttpFields trailers = NO_TRAILERS;
+    private volatile HttpFields trailers;
 
     // response, reactor
     boolean continueSent;
@@ -91,7 +102,11 @@ final class Exchange implements HttpExchange {
     @Override public boolean hasBody() { return head.hasBody(); }
     @Override public long contentLength() { return head.chunked() ? -1 : head.contentLength(); }
     @Override public boolean isBodyReceived() { return bodyReceivedWhole; }
-    @Override public HttpFields trailers() { return trailers; }
+    @Override
+    public HttpFields trailers() {
+        HttpFields received = trailers;
+        return received != null ? received : new HttpFields(0);
+    }
     @Override public boolean isSecure() { return false; }
     @Override public long connectionId() { return connection.id; }
 
