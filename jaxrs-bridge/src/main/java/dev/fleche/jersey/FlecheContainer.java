@@ -107,8 +107,12 @@ public final class FlecheContainer implements Container {
         }
     }
 
-    /** Suspend timers armed and not yet expired or cancelled (tests check that none leak). */
-    int armedTimers() {
+    /**
+     * Timers the container armed for requests (suspend timeouts, {@link ClientConnection#schedule}) that have
+     * neither run nor been cancelled. Every one is cancelled when its response completes, so this returns to 0
+     * once no request is suspended; tests use it to prove that none leak.
+     */
+    public int armedTimers() {
         return bridge.armedTimers();
     }
 }

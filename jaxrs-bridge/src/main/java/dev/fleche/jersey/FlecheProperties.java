@@ -35,7 +35,9 @@ package dev.fleche.jersey;
  * are honoured as described in the module README.
  *
  * <p>Request properties ({@code ContainerRequestContext.getProperty(name)}, in resources and filters):
- * {@value #REMOTE_ADDRESS} and {@value #LOCAL_ADDRESS}, both {@link java.net.InetSocketAddress}.
+ * {@value #REMOTE_ADDRESS} and {@value #LOCAL_ADDRESS}, both {@link java.net.InetSocketAddress}, and
+ * {@value #CONNECTION}, the request's {@link ClientConnection} (disconnect callbacks, reactor timers tied to the
+ * request).
  */
 public final class FlecheProperties {
     /** Whether {@code Forwarded} / {@code X-Forwarded-*} decide the scheme and host of the request URIs. */
@@ -59,6 +61,8 @@ public final class FlecheProperties {
     public static final String REMOTE_ADDRESS = "dev.fleche.remoteAddress";
     /** Request property: the local {@link java.net.InetSocketAddress} the connection was accepted on. */
     public static final String LOCAL_ADDRESS = "dev.fleche.localAddress";
+    /** Request property: the request's {@link ClientConnection}. */
+    public static final String CONNECTION = "dev.fleche.connection";
 
     private FlecheProperties() {
     }

@@ -63,10 +63,8 @@ final class BaseUris {
         return base;
     }
 
-    /** The absolute request URI: {@code base}'s scheme and host, the raw path and the raw query. */
-    static URI requestUri(Base base, HttpExchange exchange) throws BadRequest {
-        String query = exchange.query();
-        String path = exchange.path();
+    /** The absolute request URI: {@code base}'s scheme and host, the raw path and the raw query (may be null). */
+    static URI requestUri(Base base, String path, String query) throws BadRequest {
         String text = query == null ? base.prefix() + path : base.prefix() + path + '?' + query;
         try {
             return URI.create(text);

@@ -21,6 +21,7 @@ final class BufferedBody extends OutputStream {
     private byte[] bytes;
     private int count;
     private boolean overflowed;
+    private volatile boolean closed;
 
     /**
      * A body expected to be {@code expected} bytes (a first guess when unknown), at most {@code limit}; when
@@ -59,6 +60,17 @@ final class BufferedBody extends OutputStream {
                     : "response body longer than its length " + limit);
         }
         bytes = Arrays.copyOf(bytes, (int) Math.min(limit, Math.max(needed, 2L * bytes.length)));
+    }
+
+    /** Marks the body complete; the bytes are sent by the writer's commit. */
+    @Override
+    public void close() {
+        closed = true;
+    }
+
+    /** Whether {@link #close()} was called. */
+    boolean isClosed() {
+        return closed;
     }
 
     /** Whether more than the limit was written. */

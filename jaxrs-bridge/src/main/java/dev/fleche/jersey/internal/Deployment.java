@@ -2,6 +2,7 @@ package dev.fleche.jersey.internal;
 
 import org.glassfish.jersey.server.ApplicationHandler;
 import org.glassfish.jersey.server.ResourceConfig;
+import org.glassfish.jersey.uri.UriComponent;
 
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -21,7 +22,7 @@ record Deployment(ApplicationHandler handler, String basePath, Settings settings
 
     static Deployment of(ApplicationHandler handler, String rootPath, AtomicInteger armedTimers) {
         ResourceConfig config = handler.getConfiguration();
-        String basePath = basePath(rootPath, config.getApplicationPath());
+        String basePath = basePath(rootPath, rawApplicationPath(config.getApplicationPath()));
         Settings settings = Settings.from(config.getProperties());
         return new Deployment(handler, basePath, settings, NonBlockingRoutes.of(config),
                 new BaseUris(basePath, settings.trustForwarded()), armedTimers);
@@ -34,10 +35,59 @@ record Deployment(ApplicationHandler handler, String basePath, Settings settings
         return joined.replaceAll("/{2,}", "/");
     }
 
+    /**
+     * The application path as it appears in request paths. Jersey hands it over percent-encoded once more than
+     * {@code @ApplicationPath} wrote it ({@code ApplicationPath%21} comes back as {@code ApplicationPath%2521}),
+     * while the annotation's value is already the encoded form (its javadoc: percent-encoded values are kept).
+     */
+    static String rawApplicationPath(String fromJersey) {
+        if (fromJersey == null || fromJersey.indexOf('%') < 0) {
+            return fromJersey;
+        }
+        return UriComponent.contextualEncode(UriComponent.decode(fromJersey, UriComponent.Type.PATH),
+                UriComponent.Type.PATH);
+    }
+
     /** Whether {@code rawPath} is under the base path (the base path without its final slash counts). */
     boolean serves(String rawPath) {
-        return rawPath.startsWith(basePath)
-                || rawPath.length() == basePath.length() - 1 && basePath.startsWith(rawPath);
+        return canonicalPath(rawPath) != null;
+    }
+
+    /**
+     * {@code rawPath} with its base-path part spelled exactly as the base path, so that Jersey can take the base
+     * URI off the request URI: the same string when it starts with the base path (the usual case, no work), else
+     * when its first segments differ from the base path's only by percent-encoding ({@code !} against
+     * {@code %21}); null when the request is not under the base path.
+     */
+    String canonicalPath(String rawPath) {
+        if (rawPath.startsWith(basePath)) {
+            return rawPath;
+        }
+        if (rawPath.length() == basePath.length() - 1 && basePath.startsWith(rawPath)) {
+            return rawPath;
+        }
+        if (rawPath.indexOf('%') < 0 && basePath.indexOf('%') < 0) {
+            return null;
+        }
+        int b = 1;
+        int r = 1;
+        while (b < basePath.length()) {
+            int baseEnd = basePath.indexOf('/', b);
+            int rawEnd = rawPath.indexOf('/', r);
+            if (rawEnd < 0) {
+                return null;
+            }
+            if (!decoded(basePath, b, baseEnd).equals(decoded(rawPath, r, rawEnd))) {
+                return null;
+            }
+            b = baseEnd + 1;
+            r = rawEnd + 1;
+        }
+        return basePath + rawPath.substring(r);
+    }
+
+    private static String decoded(String path, int from, int to) {
+        return UriComponent.decode(path.substring(from, to), UriComponent.Type.PATH_SEGMENT);
     }
 
     /**

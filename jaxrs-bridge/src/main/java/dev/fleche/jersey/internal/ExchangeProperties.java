@@ -11,16 +11,22 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The request properties of one exchange. {@value FlecheProperties#REMOTE_ADDRESS} and
- * {@value FlecheProperties#LOCAL_ADDRESS} are read from the exchange only when asked for; the map for other
- * properties is created on the first {@code setProperty}. Used by one request at a time, like Jersey's own.
+ * The request properties of one exchange. {@value FlecheProperties#REMOTE_ADDRESS},
+ * {@value FlecheProperties#LOCAL_ADDRESS} and {@value FlecheProperties#CONNECTION} are made only when asked
+ * for; the map for other properties is created on the first {@code setProperty}. Used by one request at a time,
+ * like Jersey's own.
  */
 final class ExchangeProperties implements PropertiesDelegate {
+    private static final List<String> BUILT_IN = List.of(FlecheProperties.REMOTE_ADDRESS,
+            FlecheProperties.LOCAL_ADDRESS, FlecheProperties.CONNECTION);
+
     private final HttpExchange exchange;
+    private final ResponseWriter writer;
     private Map<String, Object> map;
 
-    ExchangeProperties(HttpExchange exchange) {
+    ExchangeProperties(HttpExchange exchange, ResponseWriter writer) {
         this.exchange = exchange;
+        this.writer = writer;
     }
 
     @Override
@@ -34,14 +40,16 @@ final class ExchangeProperties implements PropertiesDelegate {
         if (FlecheProperties.LOCAL_ADDRESS.equals(name)) {
             return exchange.localAddress();
         }
+        if (FlecheProperties.CONNECTION.equals(name)) {
+            return writer.connection();
+        }
         return null;
     }
 
     @Override
     public Collection<String> getPropertyNames() {
-        List<String> names = new ArrayList<>(2 + (map == null ? 0 : map.size()));
-        names.add(FlecheProperties.REMOTE_ADDRESS);
-        names.add(FlecheProperties.LOCAL_ADDRESS);
+        List<String> names = new ArrayList<>(BUILT_IN.size() + (map == null ? 0 : map.size()));
+        names.addAll(BUILT_IN);
         if (map != null) {
             for (String name : map.keySet()) {
                 if (!names.contains(name)) {
@@ -62,7 +70,7 @@ final class ExchangeProperties implements PropertiesDelegate {
 
     @Override
     public void removeProperty(String name) {
-        if (FlecheProperties.REMOTE_ADDRESS.equals(name) || FlecheProperties.LOCAL_ADDRESS.equals(name)) {
+        if (BUILT_IN.contains(name)) {
             setProperty(name, null); // shadows the built-in value
         } else if (map != null) {
             map.remove(name);

@@ -76,26 +76,27 @@ public final class JerseyBridge {
     /** Reactor entry point; see the class description. */
     public void handle(HttpExchange exchange) {
         Deployment current = deployment;
-        if (!current.serves(exchange.path())) {
+        String path = current.canonicalPath(exchange.path());
+        if (path == null) {
             Responses.text(exchange, 404, new HttpFields(1), "not found");
             return;
         }
         NonBlockingRoutes routes = current.routes();
         if (!routes.isEmpty() && exchange.isBodyReceived()
-                && routes.allows(exchange.method(), current.routedPath(exchange.path()))) {
-            serve(current, exchange, true);
+                && routes.allows(exchange.method(), current.routedPath(path))) {
+            serve(current, exchange, path, true);
             return;
         }
-        if (!workers.tryExecute(() -> serve(current, exchange, false))) {
+        if (!workers.tryExecute(() -> serve(current, exchange, path, false))) {
             Responses.busy(exchange, current.settings().retryAfterSeconds());
         }
     }
 
-    private void serve(Deployment current, HttpExchange exchange, boolean nonBlocking) {
+    private void serve(Deployment current, HttpExchange exchange, String path, boolean nonBlocking) {
         ResponseWriter writer = new ResponseWriter(exchange, current, workers, nonBlocking);
         Throwable escaped = null;
         try {
-            current.handler().handle(request(current, exchange, writer));
+            current.handler().handle(request(current, exchange, path, writer));
         } catch (BadRequest e) {
             writer.answer(400, new HttpFields(1), "bad request: " + e.getMessage());
         } catch (Throwable t) {
@@ -104,14 +105,15 @@ public final class JerseyBridge {
         writer.afterHandle(escaped);
     }
 
-    private static ContainerRequest request(Deployment current, HttpExchange exchange, ResponseWriter writer)
+    private static ContainerRequest request(Deployment current, HttpExchange exchange, String path,
+                                            ResponseWriter writer)
             throws BadRequest {
         BaseUris.Base base = current.baseUris().base(exchange);
-        URI requestUri = BaseUris.requestUri(base, exchange);
+        URI requestUri = BaseUris.requestUri(base, path, exchange.query());
         boolean secure = "https".equals(base.uri().getScheme());
         ContainerRequest request = new ContainerRequest(base.uri(), requestUri, exchange.method(),
                 secure ? ExchangeSecurityContext.SECURE : ExchangeSecurityContext.PLAIN,
-                new ExchangeProperties(exchange), current.handler().getConfiguration());
+                new ExchangeProperties(exchange, writer), current.handler().getConfiguration());
         request.setEntityStream(exchange.requestBody());
         HttpFields fields = exchange.headers();
         MultivaluedMap<String, String> headers = request.getHeaders();

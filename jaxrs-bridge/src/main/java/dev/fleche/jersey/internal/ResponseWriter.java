@@ -1,7 +1,10 @@
 package dev.fleche.jersey.internal;
 
+import dev.fleche.jersey.ClientConnection;
 import dev.fleche.transport.HttpExchange;
 import dev.fleche.transport.HttpFields;
+import jakarta.ws.rs.container.AsyncResponse;
+import org.glassfish.jersey.server.ChunkedOutput;
 import org.glassfish.jersey.server.ContainerException;
 import org.glassfish.jersey.server.ContainerResponse;
 import org.glassfish.jersey.server.spi.ContainerResponseWriter;
@@ -24,9 +27,20 @@ import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
  * {@code @NonBlocking} response is always collected, up to its limit, so that the reactor never blocks.
  *
  * <p>Completion: {@link #commit()}, {@link #failure}, a container-side failure or a direct answer each claim the
- * exchange once (an atomic flag) and cancel the suspend timer; whoever comes later does nothing. {@code failure}
- * answers {@code 500} when nothing reached the transport yet, else aborts the connection, then rethrows as the
- * SPI requires.
+ * exchange once (an atomic flag) and cancel the suspend timer and the request's {@link ClientConnection} timers;
+ * whoever comes later does nothing. {@code failure} answers {@code 500} when nothing reached the transport yet,
+ * else aborts the connection, then rethrows as the SPI requires.
+ *
+ * <p>One response per exchange, even when Jersey races with itself: its {@code AsyncResponse.resume} checks and
+ * sets its state in two steps, so a resume and a timeout (or two resumes) may both produce a response. The first
+ * thread to call {@link #writeResponseStatusAndHeaders} owns the output; the others get a stream that discards,
+ * and their {@code commit()} is ignored until the owner's body is complete (closed), so that a loser never sends
+ * the owner's half-written response.
+ *
+ * <p>Disconnects: once suspended, the writer listens for the transport's disconnect signal. When the client
+ * leaves, a worker completes the exchange (timers cancelled), closes a {@link ChunkedOutput} entity (an SSE sink
+ * then reports {@code isClosed()}), and resumes a still-suspended {@code AsyncResponse} with
+ * {@link ClientGone#response()}, which makes Jersey run its {@code ConnectionCallback}s — no write needed.
  */
 final class ResponseWriter implements ContainerResponseWriter {
     static final int BUFFERED_LIMIT = 64 * 1024;
@@ -35,6 +49,13 @@ final class ResponseWriter implements ContainerResponseWriter {
             AtomicIntegerFieldUpdater.newUpdater(ResponseWriter.class, "done");
     private static final AtomicReferenceFieldUpdater<ResponseWriter, SuspendTimer> TIMER =
             AtomicReferenceFieldUpdater.newUpdater(ResponseWriter.class, SuspendTimer.class, "timer");
+    private static final AtomicReferenceFieldUpdater<ResponseWriter, Thread> CLAIM =
+            AtomicReferenceFieldUpdater.newUpdater(ResponseWriter.class, Thread.class, "owner");
+    private static final AtomicReferenceFieldUpdater<ResponseWriter, ExchangeConnection> CONNECTION =
+            AtomicReferenceFieldUpdater.newUpdater(ResponseWriter.class, ExchangeConnection.class, "connection");
+    /** While the workers are saturated, a disconnect is retried this often, for up to 5 s. */
+    private static final long DISCONNECT_RETRY_MILLIS = 20;
+    private static final int DISCONNECT_RETRIES = 250;
 
     private final HttpExchange exchange;
     private final Settings settings;
@@ -43,8 +64,17 @@ final class ResponseWriter implements ContainerResponseWriter {
     private final Deployment deployment;
     /** Created on the first suspend: most responses never suspend. */
     private volatile SuspendTimer timer;
+    /** Created when the request asks for it (request property {@code dev.fleche.connection}). */
+    private volatile ExchangeConnection connection;
     private volatile int done;
+    /** The thread whose {@link #writeResponseStatusAndHeaders} call was accepted. */
+    private volatile Thread owner;
     private volatile OutputStream output;
+    /** The output will get no bytes (no entity, or HEAD): it is complete as soon as it exists. */
+    private volatile boolean emptyBody;
+    /** The entity when it is a {@link ChunkedOutput} (SSE sinks are): closed when the client leaves. */
+    private volatile ChunkedOutput<?> chunked;
+    private int disconnectRetries; // reactor thread only
 
     ResponseWriter(HttpExchange exchange, Deployment deployment, Workers workers, boolean nonBlocking) {
         this.exchange = exchange;
@@ -56,8 +86,9 @@ final class ResponseWriter implements ContainerResponseWriter {
 
     @Override
     public OutputStream writeResponseStatusAndHeaders(long contentLength, ContainerResponse response) {
-        if (done != 0) {
-            return OutputStream.nullOutputStream(); // e.g. Jersey's default mapper after failure()
+        if (done != 0 || !CLAIM.compareAndSet(this, null, Thread.currentThread())) {
+            // Jersey's default mapper after failure(), or the losing side of a resume race
+            return OutputStream.nullOutputStream();
         }
         int status = response.getStatus();
         HttpFields fields = fields(response);
@@ -75,16 +106,29 @@ final class ResponseWriter implements ContainerResponseWriter {
         } else {
             out = stream(status, fields, head ? -1 : contentLength);
         }
+        emptyBody = head || contentLength == 0;
         output = out;
+        if (response.isChunked()) {
+            chunked = (ChunkedOutput<?>) response.getEntity();
+            sendHead(out); // an SSE client waits for the head; Jersey sends nothing before the first chunk
+        }
         return out;
     }
 
     private OutputStream stream(int status, HttpFields fields, long contentLength) {
         try {
-            return exchange.startResponse(status, fields, contentLength);
+            return new StreamedBody(exchange, exchange.startResponse(status, fields, contentLength));
         } catch (IllegalStateException alreadyAnswered) {
             finish(); // the transport answered (413, 408...): the rest of Jersey's output goes nowhere
             return OutputStream.nullOutputStream();
+        }
+    }
+
+    private static void sendHead(OutputStream out) {
+        try {
+            out.flush();
+        } catch (IOException clientGone) {
+            // the next write fails the same way, and tells Jersey
         }
     }
 
@@ -109,6 +153,9 @@ final class ResponseWriter implements ContainerResponseWriter {
             suspendTimer = TIMER.compareAndSet(this, null, created) ? created : timer;
         }
         boolean suspended = suspendTimer.suspend(timeOut, timeUnit, timeoutHandler);
+        if (suspended) {
+            exchange.onDisconnect(this::clientLeft);
+        }
         if (done != 0) {
             suspendTimer.close(); // completed meanwhile: the timer must not outlive the response
         }
@@ -118,14 +165,19 @@ final class ResponseWriter implements ContainerResponseWriter {
     @Override
     public void setSuspendTimeout(long timeOut, TimeUnit timeUnit) throws IllegalStateException {
         SuspendTimer current = timer;
-        if (current == null) {
-            throw new IllegalStateException("the response is not suspended");
+        if (current == null || done != 0) {
+            throw new IllegalStateException(current == null ? "the response is not suspended"
+                    : "the response is complete");
         }
         current.reset(timeOut, timeUnit);
     }
 
     @Override
     public void commit() {
+        Thread writing = owner;
+        if (writing != null && writing != Thread.currentThread() && !outputComplete()) {
+            return; // a racing resume's commit: the owner commits its own response
+        }
         if (!finish()) {
             return;
         }
@@ -180,7 +232,34 @@ final class ResponseWriter implements ContainerResponseWriter {
         }
     }
 
-    /** Claims completion and cancels the timer; false when someone else completed first. */
+    /** The request's connection handle, created on first use; its timers end with the response. */
+    ClientConnection connection() {
+        ExchangeConnection current = connection;
+        if (current == null) {
+            ExchangeConnection created = new ExchangeConnection(exchange, workers, deployment.armedTimers());
+            current = CONNECTION.compareAndSet(this, null, created) ? created : connection;
+            if (done != 0) {
+                current.end(); // completed meanwhile: arm nothing
+            }
+        }
+        return current;
+    }
+
+    private boolean outputComplete() {
+        OutputStream out = output;
+        if (out == null) {
+            return false;
+        }
+        if (emptyBody) {
+            return true;
+        }
+        if (out instanceof BufferedBody) {
+            return ((BufferedBody) out).isClosed();
+        }
+        return !(out instanceof StreamedBody) || ((StreamedBody) out).isClosed();
+    }
+
+    /** Claims completion and cancels the timers; false when someone else completed first. */
     private boolean finish() {
         if (!DONE.compareAndSet(this, 0, 1)) {
             return false;
@@ -189,7 +268,52 @@ final class ResponseWriter implements ContainerResponseWriter {
         if (current != null) {
             current.close();
         }
+        ExchangeConnection handle = connection;
+        if (handle != null) {
+            handle.end();
+        }
         return true;
+    }
+
+    /** Reactor: the client of a suspended exchange left; tell the application from a worker. */
+    private void clientLeft() {
+        if (done != 0) {
+            return;
+        }
+        if (workers.tryExecute(this::disconnected)) {
+            return;
+        }
+        if (++disconnectRetries <= DISCONNECT_RETRIES) {
+            exchange.schedule(this::clientLeft, DISCONNECT_RETRY_MILLIS, TimeUnit.MILLISECONDS);
+            return;
+        }
+        LOG.log(System.Logger.Level.WARNING, "workers saturated for 5 s: the disconnect of " + exchange
+                + " was not reported to the application");
+        finish();
+    }
+
+    /** Worker: completes the exchange, closes a chunked entity, and runs Jersey's ConnectionCallbacks. */
+    private void disconnected() {
+        SuspendTimer current = timer;
+        TimeoutHandler handler = current == null ? null : current.handler();
+        ChunkedOutput<?> stream = chunked;
+        if (!finish()) {
+            return; // completed meanwhile
+        }
+        if (stream != null) {
+            try {
+                stream.close();
+            } catch (IOException | RuntimeException e) {
+                LOG.log(System.Logger.Level.DEBUG, "closing the chunked output of a departed client failed", e);
+            }
+        }
+        if (handler instanceof AsyncResponse && ((AsyncResponse) handler).isSuspended()) {
+            try {
+                ((AsyncResponse) handler).resume(ClientGone.response());
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.DEBUG, "reporting a disconnect to Jersey failed", e);
+            }
+        }
     }
 
     /** 500 when nothing reached the transport yet, else abort the connection. */

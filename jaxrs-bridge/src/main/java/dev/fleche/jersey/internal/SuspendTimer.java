@@ -80,6 +80,16 @@ final class SuspendTimer {
         return suspended;
     }
 
+    /** The timeout handler given to {@link #suspend} (Jersey's {@code AsyncResponse} for an async request). */
+    TimeoutHandler handler() {
+        lock.lock();
+        try {
+            return handler;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** The response is complete: cancels the timer for good. */
     void close() {
         lock.lock();

@@ -46,6 +46,8 @@ public final class Reactor implements Runnable {
     final ByteSink staging = new ByteSink(16 * 1024);
     /** The connection whose bytes are in {@link #staging}, or null when it is empty. */
     Connection stagingOwner;
+    /** Tasks of {@code HttpExchange.schedule} holding a timer slot; written by this thread only. */
+    volatile int scheduledTasks;
 
     private final Selector selector;
     private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
@@ -248,6 +250,11 @@ public final class Reactor implements Runnable {
         for (Connection c : new ArrayList<>(connections)) {
             c.close("stop");
         }
+    }
+
+    /** Tasks scheduled with {@code HttpExchange.schedule} that hold a timer slot (neither run nor cancelled). */
+    public int scheduledTasks() {
+        return scheduledTasks;
     }
 
     /** This reactor's counters (read racily by metrics snapshots). */

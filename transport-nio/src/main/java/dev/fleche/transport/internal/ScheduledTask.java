@@ -21,13 +21,15 @@ final class ScheduledTask extends TimerNode implements Timeout {
 
     /** Reactor thread: puts the task on the wheel unless it was cancelled meanwhile. */
     void arm(long deadline) {
-        if (state.get() == PENDING) {
+        if (state.get() == PENDING && !isScheduled()) {
             reactor.wheel.schedule(this, deadline);
+            reactor.scheduledTasks++;
         }
     }
 
     @Override
     void expire() {
+        reactor.scheduledTasks--; // the wheel unlinked this node before calling expire()
         if (state.compareAndSet(PENDING, RAN)) {
             try {
                 task.run();
@@ -43,10 +45,17 @@ final class ScheduledTask extends TimerNode implements Timeout {
             return false;
         }
         if (reactor.inLoop()) {
-            reactor.wheel.cancel(this);
+            unlink();
         } else {
-            reactor.execute(() -> reactor.wheel.cancel(this));
+            reactor.execute(this::unlink);
         }
         return true;
+    }
+
+    /** Reactor thread: releases the timer slot, if the task was armed. */
+    private void unlink() {
+        if (reactor.wheel.cancel(this)) {
+            reactor.scheduledTasks--;
+        }
     }
 }

@@ -1,0 +1,154 @@
+package dev.fleche.examples.chat;
+
+import dev.fleche.async.LongPollTopic;
+import dev.fleche.jersey.FlecheHttpServer;
+import dev.fleche.jersey.FlecheHttpServerFactory;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/** The chat over HTTP with the JDK client: waiting, fan-out on post, timeout, validation, and the main class. */
+class ChatServerTest {
+    private static final HttpClient CLIENT = HttpClient.newHttpClient();
+    private static final LongPollTopic<String, List<Message>> ROOMS =
+            LongPollTopic.<String, List<Message>>builder().timeout(Duration.ofSeconds(2)).build();
+    private static FlecheHttpServer server;
+
+    @BeforeAll
+    static void start() {
+        server = FlecheHttpServerFactory.createServer(URI.create("http://127.0.0.1:0/"),
+                ChatServer.application(ROOMS));
+    }
+
+    @AfterAll
+    static void stop() throws InterruptedException {
+        server.stop(Duration.ofSeconds(1));
+    }
+
+    private static HttpRequest.Builder request(String path) {
+        return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path));
+    }
+
+    private static CompletableFuture<HttpResponse<String>> poll(String room, long after) {
+        return CLIENT.sendAsync(request("/rooms/" + room + "/messages?after=" + after).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static HttpResponse<String> post(String room, String text) throws Exception {
+        return CLIENT.send(request("/rooms/" + room + "/messages").header("Content-Type", "text/plain")
+                .POST(HttpRequest.BodyPublishers.ofString(text)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static void awaitWaiters(String room, int count) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (ROOMS.waiting(room) != count) {
+            if (System.nanoTime() - deadline > 0) {
+                fail("expected " + count + " waiters in " + room + ", have " + ROOMS.waiting(room));
+            }
+            LockSupport.parkNanos(500_000);
+        }
+    }
+
+    @Test
+    void aPostResumesEveryWaiterOfTheRoom() throws Exception {
+        List<CompletableFuture<HttpResponse<String>>> waiting = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            waiting.add(poll("fanout", 0));
+        }
+        CompletableFuture<HttpResponse<String>> otherRoom = poll("elsewhere", 0);
+        awaitWaiters("fanout", 3);
+
+        HttpResponse<String> posted = post("fanout", "hello, room");
+        assertEquals(201, posted.statusCode());
+        assertEquals("{\"id\":1,\"text\":\"hello, room\"}", posted.body());
+        for (CompletableFuture<HttpResponse<String>> response : waiting) {
+            HttpResponse<String> answer = response.get(5, TimeUnit.SECONDS);
+            assertEquals(200, answer.statusCode());
+            assertEquals("[{\"id\":1,\"text\":\"hello, room\"}]", answer.body());
+        }
+        assertFalse(otherRoom.isDone(), "another room's waiter is not woken");
+        assertEquals(204, otherRoom.get(5, TimeUnit.SECONDS).statusCode(), "it times out instead");
+    }
+
+    @Test
+    void messagesAlreadyThereAreAnsweredAtOnce() throws Exception {
+        post("history", "one");
+        post("history", "two");
+        post("history", "three");
+        HttpResponse<String> answer = poll("history", 1).get(5, TimeUnit.SECONDS);
+        assertEquals("[{\"id\":2,\"text\":\"two\"},{\"id\":3,\"text\":\"three\"}]", answer.body());
+        assertEquals(0, ROOMS.waiting("history"));
+    }
+
+    @Test
+    void noNewsTimesOutWith204() throws Exception {
+        post("quiet", "only message");
+        HttpResponse<String> answer = poll("quiet", 1).get(5, TimeUnit.SECONDS);
+        assertEquals(204, answer.statusCode());
+        assertEquals(0, ROOMS.waiting());
+    }
+
+    @Test
+    void badInputIsRefused() throws Exception {
+        assertEquals(400, post("no%20spaces%20allowed", "x").statusCode());
+        assertEquals(400, post("room", " ").statusCode());
+        assertEquals(400, poll("bad%20room", 0).get(5, TimeUnit.SECONDS).statusCode());
+    }
+
+    @Test
+    void mainPrintsReadyAndServes() throws Exception {
+        String java = System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
+        String classPath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+        Process process = new ProcessBuilder(java, "-cp", classPath, ChatServer.class.getName(), "0")
+                .redirectErrorStream(true).start();
+        try {
+            BufferedReader output = new BufferedReader(new InputStreamReader(process.getInputStream(),
+                    StandardCharsets.UTF_8));
+            String ready = CompletableFuture.supplyAsync(() -> {
+                try {
+                    for (String line = output.readLine(); line != null; line = output.readLine()) {
+                        if (line.startsWith("READY ")) {
+                            return line;
+                        }
+                    }
+                    return "ended without READY";
+                } catch (java.io.IOException e) {
+                    return e.toString();
+                }
+            }).get(60, TimeUnit.SECONDS);
+            assertTrue(ready.matches("READY \\d+"), ready);
+            int port = Integer.parseInt(ready.substring("READY ".length()));
+            URI room = URI.create("http://127.0.0.1:" + port + "/rooms/main/messages");
+            CompletableFuture<HttpResponse<String>> waiting = CLIENT.sendAsync(
+                    HttpRequest.newBuilder(URI.create(room + "?after=0")).build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> posted = CLIENT.send(HttpRequest.newBuilder(room)
+                    .header("Content-Type", "text/plain").POST(HttpRequest.BodyPublishers.ofString("hi")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertEquals(201, posted.statusCode());
+            assertEquals("[{\"id\":1,\"text\":\"hi\"}]", waiting.get(10, TimeUnit.SECONDS).body());
+        } finally {
+            process.destroy();
+            assertTrue(process.waitFor(10, TimeUnit.SECONDS), "the server stopped");
+        }
+    }
+}
