@@ -55,9 +55,13 @@ final class ByteSink {
         }
     }
 
+    /** Appends {@code value} (>= 0) in lower-case hex without building a String (one per response chunk). */
     void putHex(long value) {
-        String hex = Long.toHexString(value);
-        putAscii(hex);
+        int digits = Math.max(1, (67 - Long.numberOfLeadingZeros(value)) / 4);
+        ensure(digits);
+        for (int shift = (digits - 1) * 4; shift >= 0; shift -= 4) {
+            bytes[size++] = (byte) Character.forDigit((int) ((value >>> shift) & 0xF), 16);
+        }
     }
 
     int size() {

@@ -18,7 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 
 /**
  * The transport's {@link HttpExchange}: the request head, the body as it arrives, and the response state.
@@ -52,7 +52,10 @@ final class Exchange implements HttpExchange {
     final Connection connection;
     private final RequestHead head;
     private final boolean isHead;
-    private final AtomicInteger responseState = new AtomicInteger();
+    private static final AtomicIntegerFieldUpdater<Exchange> RESPONSE_STATE =
+            AtomicIntegerFieldUpdater.newUpdater(Exchange.class, "responseState");
+    /** NOT_STARTED, STARTED or WRITTEN; a field updater spares an object per request. */
+    private volatile int responseState;
 
     // body, reactor
     private byte bodyMode;
@@ -277,7 +280,7 @@ final class Exchange implements HttpExchange {
     public void respond(int status, HttpFields headers, byte[] body) {
         Objects.requireNonNull(headers, "headers");
         Objects.requireNonNull(body, "body");
-        if (!responseState.compareAndSet(NOT_STARTED, WRITTEN)) {
+        if (!RESPONSE_STATE.compareAndSet(this, NOT_STARTED, WRITTEN)) {
             throw new IllegalStateException("response already started");
         }
         if (connection.reactor.inLoop()) {
@@ -293,7 +296,7 @@ final class Exchange implements HttpExchange {
         if (contentLength < -1) {
             throw new IllegalArgumentException("contentLength must be >= -1, was " + contentLength);
         }
-        if (!responseState.compareAndSet(NOT_STARTED, STARTED)) {
+        if (!RESPONSE_STATE.compareAndSet(this, NOT_STARTED, STARTED)) {
             throw new IllegalStateException("response already started");
         }
         ResponseOutput out = new ResponseOutput(this, new ResponseOutput.Head(status, headers, contentLength),
@@ -304,12 +307,12 @@ final class Exchange implements HttpExchange {
 
     @Override
     public boolean isResponseStarted() {
-        return responseState.get() != NOT_STARTED;
+        return responseState != NOT_STARTED;
     }
 
     /** Claims the response for the transport itself (an error answer); false when the handler has one going. */
     boolean claimResponse() {
-        return responseState.compareAndSet(NOT_STARTED, WRITTEN);
+        return RESPONSE_STATE.compareAndSet(this, NOT_STARTED, WRITTEN);
     }
 
     /** The handler failed: answer {@code status} when nothing was started, else abort the connection. */
