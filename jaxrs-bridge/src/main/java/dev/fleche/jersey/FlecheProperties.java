@@ -15,7 +15,7 @@ package dev.fleche.jersey;
  *       each gets its own thread (virtual threads): beyond it {@code 503}</td></tr>
  *   <tr><td>{@value #WORKER_THREADS}</td><td>Integer</td><td>max(16, 4 &times; cores)</td><td>threads of the bounded
  *       pool used without virtual threads</td></tr>
- *   <tr><td>{@value #WORKER_QUEUE}</td><td>Integer</td><td>1,024</td><td>requests waiting for a pool thread; beyond it
+ *   <tr><td>{@value #WORKER_QUEUE}</td><td>Integer</td><td>10,000</td><td>requests waiting for a pool thread; beyond it
  *       {@code 503}; 0 for none</td></tr>
  *   <tr><td>{@value #EXECUTOR}</td><td>{@link java.util.concurrent.Executor}</td><td>none</td><td>runs requests
  *       instead of the container's own threads; it signals saturation with

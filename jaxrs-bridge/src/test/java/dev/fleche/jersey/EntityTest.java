@@ -27,6 +27,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 
 /** Content negotiation, JSON through Jackson, and large streamed entities both ways. */
 class EntityTest extends FlecheJerseyTest {
@@ -263,6 +264,19 @@ class EntityTest extends FlecheJerseyTest {
         Response response = target("entity/download").queryParam("size", 1000).request().get();
         assertEquals("1000", response.getHeaderString("Content-Length"));
         assertEquals(1000, response.readEntity(byte[].class).length);
+    }
+
+    @Test
+    void entityUpToJerseysBufferSizeHasContentLengthAndALongerOneIsChunked() {
+        Response within = target("entity/download").queryParam("size", 8192).request().get();
+        assertEquals("8192", within.getHeaderString("Content-Length"));
+        assertNull(within.getHeaderString("Transfer-Encoding"));
+        assertEquals(8192, within.readEntity(byte[].class).length);
+
+        Response past = target("entity/download").queryParam("size", 8193).request().get();
+        assertEquals("chunked", past.getHeaderString("Transfer-Encoding"));
+        assertNull(past.getHeaderString("Content-Length"));
+        assertEquals(8193, past.readEntity(byte[].class).length);
     }
 
     @Test

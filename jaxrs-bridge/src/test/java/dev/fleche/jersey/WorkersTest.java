@@ -105,6 +105,15 @@ class WorkersTest {
     }
 
     @Test
+    void defaultPoolQueuesAsManyRequestsAsVirtualThreadsRun() {
+        start(new ResourceConfig(Work.class).property(CommonProperties.USE_VIRTUAL_THREADS, false));
+        int threads = Math.max(16, 4 * Runtime.getRuntime().availableProcessors());
+        assertTrue(server.container().toString().contains("bounded pool of " + threads + " threads, queue 10000"),
+                server.container().toString());
+        assertTrue(get("work/thread").contains("fleche-worker-"));
+    }
+
+    @Test
     void concurrencyLimitOfVirtualThreadsAnswers503() throws Exception {
         assumeTrue(Runtime.version().feature() >= 21, "virtual threads need Java 21");
         start(new ResourceConfig(Work.class)

@@ -71,7 +71,7 @@ public abstract class Workers {
         }
         int threads = Settings.integer(properties, FlecheProperties.WORKER_THREADS,
                 Math.max(16, 4 * Runtime.getRuntime().availableProcessors()), 1);
-        int queue = Settings.integer(properties, FlecheProperties.WORKER_QUEUE, 1024, 0);
+        int queue = Settings.integer(properties, FlecheProperties.WORKER_QUEUE, 10_000, 0);
         return new Pool(threads, queue, factory != null ? factory : new Named("fleche-worker-"));
     }
 
