@@ -7,8 +7,9 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The one application every JAX-RS target serves: {@link BenchResource} and {@link SseResource}, Jackson's own
- * {@link JacksonJsonProvider} as the JSON provider (the same provider class on Jersey and RESTEasy), WADL off.
+ * The one application every JAX-RS target serves: {@link BenchResource}, {@link SseResource} and
+ * {@link TransferResource}, Jackson's own {@link JacksonJsonProvider} as the JSON provider (the same provider class
+ * on Jersey and RESTEasy), WADL off.
  * Jersey targets use {@code ResourceConfig.forApplication(new BenchApplication())}; RESTEasy deploys it as is.
  */
 public class BenchApplication extends Application {
@@ -29,7 +30,7 @@ public class BenchApplication extends Application {
 
     @Override
     public Set<Class<?>> getClasses() {
-        return Set.of(resource, SseResource.class, JacksonJsonProvider.class);
+        return Set.of(resource, SseResource.class, TransferResource.class, JacksonJsonProvider.class);
     }
 
     @Override

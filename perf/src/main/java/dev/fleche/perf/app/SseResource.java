@@ -1,75 +1,70 @@
 package dev.fleche.perf.app;
 
-import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
-import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.sse.Sse;
+import jakarta.ws.rs.sse.SseBroadcaster;
 import jakarta.ws.rs.sse.SseEventSink;
 
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * {@code GET /sse?count=C&intervalMs=I}: a stream of C events {@code data: Hello, World!}, one every I ms, sent by
- * the shared scheduler, then the stream ends. A class of its own so that the {@code @NonBlocking} variant of
- * {@link BenchResource} does not cover it (streams do not suit the reactor).
+ * Server-sent events through one {@link SseBroadcaster}, the Jakarta REST way to send the same event to many
+ * clients (a ticker, a chat room):
+ *
+ * <table>
+ *   <caption>Endpoints</caption>
+ *   <tr><td>{@code GET /sse}</td><td>{@code text/event-stream}: subscribes to the broadcaster; the stream stays open
+ *       and carries every later broadcast</td></tr>
+ *   <tr><td>{@code GET /sse/subscribers}</td><td>how many streams are subscribed (text): registered, minus those the
+ *       broadcaster reported closed</td></tr>
+ *   <tr><td>{@code POST /sse/broadcast}</td><td>sends one event, {@link EventData#of data} {@code <number> <µs>}, to
+ *       every subscriber; answers how many subscribers there are (text)</td></tr>
+ * </table>
+ *
+ * <p>The harness posts one broadcast per second (the pace of a ticker); how the event reaches each stream (at once,
+ * or through an executor) is the implementation's own. A class of its own so that the {@code @NonBlocking} variant
+ * of {@link BenchResource} does not cover it (streams do not suit the reactor). The broadcaster is created once,
+ * from the first request's {@link Sse}.
  */
 @Path("sse")
 public class SseResource {
+    private static final AtomicInteger SUBSCRIBERS = new AtomicInteger();
+    private static final AtomicLong SENT = new AtomicLong();
+    private static SseBroadcaster broadcaster;
 
     @GET
     @Produces(MediaType.SERVER_SENT_EVENTS)
-    public void events(@QueryParam("count") @DefaultValue("10") int count,
-                       @QueryParam("intervalMs") @DefaultValue("100") long intervalMs,
-                       @Context SseEventSink sink, @Context Sse sse) {
-        int total = Math.max(0, Math.min(count, 1_000_000));
-        long interval = Math.max(1, Math.min(intervalMs, 60_000));
-        new Stream(sink, sse, total, interval).next();
+    public void subscribe(@Context SseEventSink sink, @Context Sse sse) {
+        broadcaster(sse).register(sink);
+        SUBSCRIBERS.incrementAndGet();
     }
 
-    /** Sends one event, then schedules the next once the send completed. */
-    private static final class Stream {
-        private final SseEventSink sink;
-        private final Sse sse;
-        private final int total;
-        private final long intervalMs;
-        private int sent;
+    @GET
+    @Path("subscribers")
+    @Produces(MediaType.TEXT_PLAIN)
+    public String subscribers() {
+        return Integer.toString(SUBSCRIBERS.get());
+    }
 
-        Stream(SseEventSink sink, Sse sse, int total, long intervalMs) {
-            this.sink = sink;
-            this.sse = sse;
-            this.total = total;
-            this.intervalMs = intervalMs;
-        }
+    @POST
+    @Path("broadcast")
+    @Produces(MediaType.TEXT_PLAIN)
+    public String broadcast(@Context Sse sse) {
+        broadcaster(sse).broadcast(sse.newEvent(EventData.of(SENT.incrementAndGet())));
+        return Integer.toString(SUBSCRIBERS.get());
+    }
 
-        void next() {
-            if (sink.isClosed()) {
-                return;
-            }
-            if (sent == total) {
-                close();
-                return;
-            }
-            sent++;
-            sink.send(sse.newEvent(BenchResource.HELLO)).whenComplete((ok, failure) -> {
-                if (failure != null) {
-                    close();
-                } else {
-                    BenchResource.SCHEDULER.schedule(this::next, intervalMs, TimeUnit.MILLISECONDS);
-                }
-            });
+    private static synchronized SseBroadcaster broadcaster(Sse sse) {
+        if (broadcaster == null) {
+            broadcaster = sse.newBroadcaster();
+            broadcaster.onClose(sink -> SUBSCRIBERS.decrementAndGet());
         }
-
-        /** {@code SseEventSink.close()} declares {@code IOException} in Jakarta REST 4.0, nothing in 3.1. */
-        private void close() {
-            try {
-                sink.close();
-            } catch (Exception e) {
-                // the client is gone: nothing left to close
-            }
-        }
+        return broadcaster;
     }
 }

@@ -18,7 +18,8 @@ import java.util.logging.Logger;
  * <p>Usage: {@code FlecheJerseyPeer PORT [--nonblocking] [HOST]}; prints {@code READY <port>} once listening.
  * With {@code --nonblocking} the application serves {@link NonBlockingBenchResource} in place of
  * {@link BenchResource} (the same methods, run on the reactor thread). Transport settings are the defaults but
- * for the accept backlog, 4096 as for every peer. Logging: WARNING and above.
+ * for the accept backlog, 4096 as for every peer, and the request body limit (none, instead of 64 MiB, so that the
+ * upload scenario's 1 GiB is not refused). Logging: WARNING and above.
  */
 public final class FlecheJerseyPeer {
     private FlecheJerseyPeer() {
@@ -39,7 +40,8 @@ public final class FlecheJerseyPeer {
         BenchApplication app = nonBlocking ? new BenchApplication(NonBlockingBenchResource.class)
                 : new BenchApplication();
         ResourceConfig config = ResourceConfig.forApplication(app);
-        ServerOptions options = ServerOptions.builder().address(host, port).backlog(4096).build();
+        ServerOptions options = ServerOptions.builder().address(host, port).backlog(4096).maxBodyBytes(Long.MAX_VALUE)
+                .build();
         FlecheHttpServer server = FlecheHttpServerFactory.createServer(
                 URI.create("http://" + host + ":" + port + "/"), config, options);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {

@@ -1,6 +1,7 @@
 package dev.fleche.perf.fleche;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.fleche.perf.app.EventData;
 import dev.fleche.perf.app.Item;
 import dev.fleche.perf.app.Message;
 import dev.fleche.transport.HttpExchange;
@@ -13,27 +14,42 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Benchmark target: Fleche's transport with a raw handler, no JAX-RS, serving the benchmark endpoints the way the
  * other transport-ceiling peers (raw Netty, Vert.x, microhttp) do: {@code /hello}, {@code /json} and
  * {@code /echo} with Jackson, {@code /async?delayMs=N} resumed by the connection's own timer, {@code /poll},
- * {@code /waiting}, {@code /broadcast}, and {@code /sse?count=C&intervalMs=I}. Everything runs on the reactor
- * threads.
+ * {@code /waiting}, {@code /broadcast}, the SSE trio {@code /sse}, {@code /sse/subscribers},
+ * {@code /sse/broadcast} (the broadcast writes the event to every subscriber's stream from the reactor thread that
+ * took the request), {@code /upload} and {@code /download?bytes=N}. Everything runs on the reactor threads but the
+ * uploads and downloads: their blocking reads and writes run on a thread of their own each (a cached pool).
  *
  * <p>Usage: {@code FlecheRawPeer PORT [HOST]}; prints {@code READY <port>} once listening. Settings: the
- * transport's defaults, accept backlog 4096.
+ * transport's defaults, but the accept backlog (4096) and the request body limit (none, instead of 64 MiB, so
+ * that uploads larger than that are not refused).
  */
 public final class FlecheRawPeer {
     private static final byte[] HELLO = "Hello, World!".getBytes(StandardCharsets.UTF_8);
     private static final byte[] NOT_FOUND = "Not Found".getBytes(StandardCharsets.UTF_8);
-    private static final byte[] SSE_EVENT = "data: Hello, World!\n\n".getBytes(StandardCharsets.UTF_8);
+    private static final int TRANSFER_BUFFER = 64 * 1024;
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final ConcurrentLinkedQueue<HttpExchange> WAITING = new ConcurrentLinkedQueue<>();
     private static final AtomicInteger WAITING_COUNT = new AtomicInteger();
+    private static final Set<Subscriber> SUBSCRIBERS = ConcurrentHashMap.newKeySet();
+    private static final AtomicLong SENT = new AtomicLong();
+    private static final ExecutorService TRANSFERS = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "transfer");
+        t.setDaemon(true);
+        return t;
+    });
 
     private FlecheRawPeer() {
     }
@@ -41,8 +57,8 @@ public final class FlecheRawPeer {
     public static void main(String[] args) throws Exception {
         int port = Integer.parseInt(args[0]);
         String host = args.length > 1 ? args[1] : "127.0.0.1";
-        HttpServer server = HttpServer.create(ServerOptions.builder().address(host, port).backlog(4096).build(),
-                FlecheRawPeer::handle);
+        HttpServer server = HttpServer.create(ServerOptions.builder().address(host, port).backlog(4096)
+                .maxBodyBytes(Long.MAX_VALUE).build(), FlecheRawPeer::handle);
         server.start();
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             try {
@@ -81,7 +97,16 @@ public final class FlecheRawPeer {
             }
             ex.respond(200, text(), Integer.toString(n).getBytes(StandardCharsets.US_ASCII));
         } else if (get && path.equals("/sse")) {
-            sse(ex);
+            subscribe(ex);
+        } else if (get && path.equals("/sse/subscribers")) {
+            ex.respond(200, text(), Integer.toString(SUBSCRIBERS.size()).getBytes(StandardCharsets.US_ASCII));
+        } else if (post && path.equals("/sse/broadcast")) {
+            ex.respond(200, text(), Integer.toString(broadcast()).getBytes(StandardCharsets.US_ASCII));
+        } else if (post && path.equals("/upload")) {
+            TRANSFERS.execute(() -> upload(ex));
+        } else if (get && path.equals("/download")) {
+            long bytes = queryLong(ex.query(), "bytes", 0);
+            TRANSFERS.execute(() -> download(ex, bytes));
         } else {
             ex.respond(404, text(), NOT_FOUND);
         }
@@ -98,41 +123,61 @@ public final class FlecheRawPeer {
         }
     }
 
-    private static void sse(HttpExchange ex) {
-        long count = queryLong(ex.query(), "count", 10);
-        long interval = queryLong(ex.query(), "intervalMs", 100);
-        OutputStream out = ex.startResponse(200, new HttpFields(1).add("Content-Type", "text/event-stream"), -1);
-        new EventStream(ex, out, count, interval).run();
+    /** An open event stream. */
+    private record Subscriber(HttpExchange ex, OutputStream out) {
     }
 
-    /** Writes one event per run, then schedules the next on the connection's timer; ends after {@code count}. */
-    private static final class EventStream implements Runnable {
-        private final HttpExchange ex;
-        private final OutputStream out;
-        private final long count;
-        private final long intervalMs;
-        private long sent;
+    /** Starts the event stream (its head goes out at once) and keeps it until the client leaves. */
+    private static void subscribe(HttpExchange ex) throws IOException {
+        OutputStream out = ex.startResponse(200, new HttpFields(1).add("Content-Type", "text/event-stream"), -1);
+        Subscriber s = new Subscriber(ex, out);
+        SUBSCRIBERS.add(s);
+        ex.onDisconnect(() -> SUBSCRIBERS.remove(s));
+        out.flush();
+    }
 
-        EventStream(HttpExchange ex, OutputStream out, long count, long intervalMs) {
-            this.ex = ex;
-            this.out = out;
-            this.count = count;
-            this.intervalMs = intervalMs;
-        }
-
-        @Override
-        public void run() {
+    /** Writes the next event to every subscriber; one that cannot take it is dropped. Returns the subscribers. */
+    private static int broadcast() {
+        byte[] event = ("data: " + EventData.of(SENT.incrementAndGet()) + "\n\n").getBytes(StandardCharsets.US_ASCII);
+        for (Subscriber s : SUBSCRIBERS) {
             try {
-                if (sent++ == count || !ex.isOpen()) {
-                    out.close();
-                    return;
-                }
-                out.write(SSE_EVENT);
-                out.flush();
-                ex.schedule(this, intervalMs, TimeUnit.MILLISECONDS);
+                s.out().write(event);
+                s.out().flush();
             } catch (IOException e) {
-                ex.abort();
+                SUBSCRIBERS.remove(s);
+                s.ex().abort();
             }
+        }
+        return SUBSCRIBERS.size();
+    }
+
+    /** On a transfer thread: reads the body to its end, answers its length. */
+    private static void upload(HttpExchange ex) {
+        byte[] buffer = new byte[TRANSFER_BUFFER];
+        long total = 0;
+        try (InputStream in = ex.requestBody()) {
+            for (int n; (n = in.read(buffer)) >= 0; ) {
+                total += n;
+            }
+        } catch (IOException e) {
+            ex.abort();
+            return;
+        }
+        ex.respond(200, text(), Long.toString(total).getBytes(StandardCharsets.US_ASCII));
+    }
+
+    /** On a transfer thread: writes {@code bytes} zeros, chunked, 64 KiB at a time. */
+    private static void download(HttpExchange ex, long bytes) {
+        byte[] zeros = new byte[TRANSFER_BUFFER];
+        try (OutputStream out = ex.startResponse(200,
+                new HttpFields(1).add("Content-Type", "application/octet-stream"), -1)) {
+            for (long left = bytes; left > 0; ) {
+                int n = (int) Math.min(left, zeros.length);
+                out.write(zeros, 0, n);
+                left -= n;
+            }
+        } catch (IOException e) {
+            ex.abort();
         }
     }
 

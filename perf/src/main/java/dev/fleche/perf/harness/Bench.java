@@ -19,8 +19,9 @@ import java.util.Map;
  *
  * <pre>
  *   for each round:  for each target (rotated):
- *     start (start-up time) -> check every endpoint's body once -> throughput scenarios (warm-up, measure) -> SSE
- *     -> stop;  long-poll and idle each on a fresh server (the same server in smoke mode)
+ *     start (start-up time) -> check every endpoint's body once -> throughput scenarios (warm-up, measure) -> stop;
+ *     long-poll, idle, SSE, upload and download each on a fresh server (uploads and downloads with a 64 MiB heap;
+ *     in smoke mode all on the first server)
  * </pre>
  *
  * Exit status 0 when every target started and every check and run was free of errors (smoke mode's criterion;
@@ -47,9 +48,9 @@ public final class Bench {
         this.known = Target.defaults();
         o.extraTargets.forEach((name, cmd) -> known.put(name, new Target(name, name, "custom", cmd,
                 java.util.Set.of(Target.HELLO, Target.JSON, Target.ECHO, Target.PIPELINE, Target.ASYNC, Target.POLL,
-                        Target.SSE), false)));
+                        Target.SSE, Target.TRANSFER), false)));
         o.applySuite(known);
-        this.scenarios = Scenario.all(o.smoke, o.longPoll, o.idle, o.rate);
+        this.scenarios = Scenario.all(o);
         for (String t : o.targets) {
             Target target = known.get(t);
             if (target == null) {
@@ -115,7 +116,7 @@ public final class Bench {
         Target.defaults().values().forEach(t -> System.out.printf(Locale.ROOT, "  %-18s %-40s %s%n", t.name(),
                 String.join(",", new java.util.TreeSet<>(t.features())), t.command()));
         System.out.println("scenarios:");
-        Scenario.all(false, o.longPoll, o.idle, o.rate).values().forEach(s ->
+        Scenario.all(o).values().forEach(s ->
                 System.out.printf(Locale.ROOT, "  %-12s %s%n", s.name(), s.title()));
     }
 
@@ -147,10 +148,9 @@ public final class Bench {
     /** Everything one target does in one round. */
     private void runTarget(int round, Target t) throws IOException, InterruptedException {
         List<Scenario> mine = selected.stream().filter(s -> t.can(s.feature())).toList();
-        List<Scenario> sameServer = mine.stream()
-                .filter(s -> s.throughput() || s.kind().equals("sse") || (o.smoke && s.freshServer())).toList();
+        List<Scenario> sameServer = mine.stream().filter(s -> s.throughput() || (o.smoke && s.freshServer())).toList();
         if (!sameServer.isEmpty() || !results.checked(t.name())) {
-            try (Server server = start(t, round, "main")) {
+            try (Server server = start(t, round, "main", o.flags)) {
                 if (server == null) {
                     return;
                 }
@@ -170,7 +170,8 @@ public final class Bench {
         if (!o.smoke) {
             for (Scenario s : mine) {
                 if (s.freshServer()) {
-                    try (Server server = start(t, round, s.name())) {
+                    String flags = s.kind().equals("transfer") ? o.transferFlags() : o.flags;
+                    try (Server server = start(t, round, s.name(), flags)) {
                         if (server != null) {
                             measure(round, t, s, server);
                         }
@@ -180,18 +181,21 @@ public final class Bench {
         }
     }
 
-    /** Starts {@code t}; records its start-up time; null (and a problem) when it does not come up. */
-    private Server start(Target t, int round, String what) throws InterruptedException {
+    /**
+     * Starts {@code t} with JVM {@code flags}; records its start-up time (with the run's own flags only); null (and
+     * a problem) when it does not come up.
+     */
+    private Server start(Target t, int round, String what, String flags) throws InterruptedException {
         int port = Server.freePort(nextPort);
         nextPort = port + 1;
         List<String> cmd = new ArrayList<>(o.pinServer());
-        cmd.addAll(t.commandLine(o.java, o.flags, port));
+        cmd.addAll(t.commandLine(o.java, flags, port));
         Path log = work.resolve(t.name() + "-r" + round + "-" + what + ".log");
         try {
             Server s = Server.start(cmd, o.root, port, log, Duration.ofSeconds(o.smoke ? 60 : 90));
             progress.log(String.format(Locale.ROOT, "  %s up in %.0f ms (pid %d, port %d)", t.name(),
                     s.startupMillis, s.pid(), port));
-            if (selected.stream().anyMatch(x -> x.kind().equals("startup"))) {
+            if (flags.equals(o.flags) && selected.stream().anyMatch(x -> x.kind().equals("startup"))) {
                 results.add(round, t.name(), "startup", Map.of("startupMs", s.startupMillis));
             }
             return s;
@@ -211,6 +215,7 @@ public final class Bench {
                 case "longpoll" -> runs.longPoll(s, server);
                 case "idle" -> runs.idle(s, server);
                 case "sse" -> runs.sse(s, server);
+                case "transfer" -> runs.transfer(s, server);
                 default -> null;
             };
             if (row != null) {
@@ -240,7 +245,9 @@ public final class Bench {
                 per += switch (s.kind()) {
                     case "closed", "open" -> (long) Math.ceil(o.warmup + o.duration) + (o.gc ? 2 : 0);
                     case "longpoll", "idle" -> (o.smoke ? 1 : 8) + s.connections() / 1000 + (o.gc ? 3 : 0);
-                    case "sse" -> o.smoke ? 1 : 3;
+                    case "sse" -> (o.smoke ? 1 : 8) + s.connections() / 1000 + (o.gc ? 3 : 0)
+                            + (long) Math.ceil(o.warmup + o.duration);
+                    case "transfer" -> (o.smoke ? 1 : 5) + o.transferBytes / (100L << 20); // at ~100 MiB/s
                     default -> 0;
                 };
             }

@@ -1,6 +1,10 @@
 package dev.fleche.perf.harness;
 
 import dev.fleche.perf.loadgen.BlockingHttp;
+import dev.fleche.perf.loadgen.Engine;
+import dev.fleche.perf.loadgen.LoadReport;
+import dev.fleche.perf.loadgen.LoadSpec;
+import dev.fleche.perf.loadgen.Transfer;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -10,10 +14,12 @@ import java.util.Map;
 
 /**
  * Checks, once per target, that every endpoint it claims answers as the contract says (status, media type,
- * body), and that an unknown path answers 404. The result per endpoint is {@code ok} or what was wrong.
+ * body), and that an unknown path answers 404. The result per endpoint is {@code ok} or what was wrong. SSE is
+ * checked by the generator itself (2 subscribers, 3 broadcasts), transfers by {@link Transfer} with 100 KiB.
  */
 final class Checks {
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
+    private static final long TRANSFER_BYTES = 100 * 1024;
 
     private Checks() {
     }
@@ -40,21 +46,36 @@ final class Checks {
             });
         }
         if (t.can(Target.SSE)) {
-            check(r, "sse", () -> {
-                BlockingHttp.Response res = get(port, "/sse?count=3&intervalMs=10");
-                String type = res.header("content-type");
-                long events = res.bodyText().lines().filter(l -> l.startsWith("data:")).count();
-                if (res.status() != 200 || type == null || !type.startsWith("text/event-stream") || events != 3) {
-                    return "status " + res.status() + ", type " + type + ", " + events + " events (want 3)";
-                }
-                return null;
-            });
+            check(r, "sse", () -> sse(port));
+        }
+        if (t.can(Target.TRANSFER)) {
+            check(r, "upload", () -> Transfer.upload("127.0.0.1", port, "/upload", TRANSFER_BYTES, TIMEOUT).failure());
+            check(r, "download", () -> Transfer.download("127.0.0.1", port, "/download?bytes=" + TRANSFER_BYTES,
+                    TRANSFER_BYTES, TIMEOUT).failure());
         }
         check(r, "404", () -> {
             int status = get(port, "/no-such-path").status();
             return status == 404 ? null : "status " + status + " for /no-such-path";
         });
         return r;
+    }
+
+    /** Two subscribers, three broadcasts 20 ms apart: every event must arrive, numbered and stamped. */
+    private static String sse(int port) throws IOException {
+        LoadSpec spec = LoadSpec.builder().mode(LoadSpec.Mode.SSE).port(port).path("/sse").connections(2)
+                .interval(Duration.ofMillis(20)).duration(Duration.ofMillis(60)).timeout(TIMEOUT).build();
+        LoadReport report;
+        try {
+            report = Engine.run(spec);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "interrupted";
+        }
+        if (report.errors() > 0 || report.requests() != 2 || report.events() != 6) {
+            return report.requests() + " streams, " + report.events() + " events (want 2 and 6), " + report.errors()
+                    + " errors" + (report.firstError() != null ? ": " + report.firstError() : "");
+        }
+        return null;
     }
 
     private interface Check {

@@ -9,9 +9,9 @@ import java.util.Map;
 
 /**
  * The HTML report: one self-contained file (inline CSS and SVG, no script, no external asset). Per scenario the
- * table of medians, a bar chart of its headline figure (and of CPU per request for throughput scenarios) and,
- * where latencies were measured, a latency-percentile chart (p50, p90, p99, p99.9, max on a log scale, one line
- * per target). Fleche's targets are drawn in orange, peers in blue.
+ * table of medians, a bar chart of its headline figure (and of CPU per request, per SSE event or per MiB
+ * transferred) and, where latencies were measured (SSE: event lateness), a latency-percentile chart (p50, p90,
+ * p99, p99.9, max on a log scale, one line per target). Fleche's targets are drawn in orange, peers in blue.
  */
 final class HtmlReport {
     private static final String[] PALETTE = {"#1f77b4", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
@@ -76,12 +76,16 @@ final class HtmlReport {
         if (second != null) {
             bars(b, r, s, shown, second);
         }
-        if (s.throughput()) {
-            latency(b, r, s, shown);
-        } else if (s.kind().equals("longpoll")) {
-            bars(b, r, s, shown, new Column("heapKbPerClient", "heap KB/client", "%.2f", -1));
-        } else if (s.kind().equals("idle")) {
-            bars(b, r, s, shown, new Column("rssKbPerConn", "RSS KB/conn", "%.1f", -1));
+        switch (s.kind()) {
+            case "closed", "open" -> latency(b, r, s, shown);
+            case "longpoll" -> bars(b, r, s, shown, new Column("heapKbPerClient", "heap KB/client", "%.2f", -1));
+            case "idle" -> bars(b, r, s, shown, new Column("rssKbPerConn", "RSS KB/conn", "%.1f", -1));
+            case "sse" -> {
+                latency(b, r, s, shown);
+                bars(b, r, s, shown, new Column("heapKbPerClient", "heap KB/client", "%.2f", -1));
+            }
+            case "transfer" -> bars(b, r, s, shown, new Column("rssPeakMb", "peak RSS MB", "%.0f", -1));
+            default -> { }
         }
         b.append("</div>\n");
     }
@@ -203,8 +207,10 @@ final class HtmlReport {
         int width = legendX + 170;
         int height = Math.max(top + plotH + 34, top + ts.size() * 15 + 10);
         b.append("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"").append(width).append("\" height=\"")
-                .append(height).append("\" role=\"img\"><title>").append(esc(s.name())).append(": latency percentiles</title>");
-        b.append("<text x=\"0\" y=\"14\" font-weight=\"600\">latency by percentile, ms (log scale; lower is better)</text>");
+                .append(height).append("\" role=\"img\"><title>").append(esc(s.name())).append(s.kind().equals("sse") ? ": event lateness" : ": latency")
+                .append(" percentiles</title>");
+        b.append("<text x=\"0\" y=\"14\" font-weight=\"600\">").append(s.kind().equals("sse") ? "event lateness"
+                : "latency").append(" by percentile, ms (log scale; lower is better)</text>");
         for (double e = logLo; e <= logHi; e++) {
             double y = top + plotH - (e - logLo) / (logHi - logLo) * plotH;
             b.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#ddd\"/>",

@@ -1,6 +1,7 @@
 package dev.fleche.perf.harness;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -10,10 +11,14 @@ import java.util.Map;
 
 /**
  * The harness's command line (see {@link #USAGE}). Defaults follow shared BENCHMARKS.md: 3 rounds, 15 s warm-up,
- * 30 s measured, 100 connections, {@code -Xms512m -Xmx512m}. {@code --smoke} is the CI mode: every target and
- * scenario, one round, tiny loads, the project's generator, no GC sampling, no fresh servers.
+ * 30 s measured, 100 connections, {@code -Xms512m -Xmx512m}, 10,000 long-poll, idle and SSE clients, 1 GiB
+ * transfers with {@code -Xmx64m}. {@code --smoke} is the CI mode: every target and scenario, one round, tiny loads,
+ * the project's generator, no GC sampling, no fresh servers.
  */
 final class Options {
+    /** The heap of the upload/download servers (BENCHMARKS.md: 1 GiB through a resource with -Xmx64m). */
+    static final String TRANSFER_HEAP = "-Xms64m -Xmx64m";
+
     static final String USAGE = """
             usage: perf/bench.sh [options]        (runs dev.fleche.perf.harness.Bench after building what it needs)
 
@@ -23,20 +28,26 @@ final class Options {
               --target NAME=CMD   add a target: CMD with PORT (JAVA and FLAGS are replaced); it gets every scenario
               --scenarios LIST    comma-separated scenario names (default: the suite's); see --list
               --rounds N          rounds; targets alternate, order rotated every round (default 3)
-              --warmup S          warm-up before each measured throughput run (default 15)
-              --duration S        each measured throughput run (default 30; wrk rounds up to whole seconds)
+              --warmup S          warm-up before each measured throughput run and SSE window (default 15)
+              --duration S        each measured throughput run and SSE window (default 30; wrk rounds up to
+                                  whole seconds)
               --threads T         wrk/generator threads (default 2)
               --generator G       auto (wrk when installed, default), wrk, loadgen: for closed-loop throughput
               --rate R            the open-loop scenario's rate, requests/s (default 5000)
               --longpoll N        long-poll clients (default 10000)
               --idle N            idle connections (default 10000)
+              --sse N             SSE clients (default 10000); each gets one event per second for --warmup, then
+                                  for the measured --duration
+              --transfer-bytes B  upload/download size (default 1g; k, m, g: KiB, MiB, GiB), through a server
+                                  started with -Xms64m -Xmx64m in place of the heap flags of --flags
               --flags "..."       JVM flags, identical for every target (default "-Xms512m -Xmx512m")
               --java PATH         java binary for the targets (default: the harness's own)
               --pin S:W           taskset: servers on CPUs S, wrk on CPUs W (e.g. 0:1)
               --port P            first port to try (default 18080)
               --out DIR           where results go (default perf/results)
               --no-gc             do not sample GC and heap (jstat, jcmd)
-              --smoke             CI smoke: 1 round, 0.3 s runs, small loads, the project's generator, no GC sampling
+              --smoke             CI smoke: 1 round, 0.3 s runs, small loads (50 SSE clients, an event every
+                                  50 ms; 4 MiB transfers), the project's generator, no GC sampling
               --root DIR          the repository root (bench.sh passes it)
               --list              print the targets and scenarios, and exit
               -h, --help          this help
@@ -55,6 +66,8 @@ final class Options {
     int rate = 5000;
     int longPoll = 10_000;
     int idle = 10_000;
+    int sse = 10_000;
+    long transferBytes = 1L << 30;
     String flags = "-Xms512m -Xmx512m";
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     String pin;
@@ -74,6 +87,8 @@ final class Options {
         boolean duration = false;
         boolean longPoll = false;
         boolean idle = false;
+        boolean sse = false;
+        boolean transferBytes = false;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             switch (a) {
@@ -96,6 +111,8 @@ final class Options {
                 case "--rate" -> o.rate = positive(a, args[++i]);
                 case "--longpoll" -> { o.longPoll = positive(a, args[++i]); longPoll = true; }
                 case "--idle" -> { o.idle = positive(a, args[++i]); idle = true; }
+                case "--sse" -> { o.sse = positive(a, args[++i]); sse = true; }
+                case "--transfer-bytes" -> { o.transferBytes = bytes(a, args[++i]); transferBytes = true; }
                 case "--flags" -> o.flags = args[++i];
                 case "--java" -> o.java = args[++i];
                 case "--pin" -> o.pin = args[++i];
@@ -115,6 +132,8 @@ final class Options {
             o.duration = duration ? o.duration : 0.3;
             o.longPoll = longPoll ? o.longPoll : 500;
             o.idle = idle ? o.idle : 500;
+            o.sse = sse ? o.sse : 50;
+            o.transferBytes = transferBytes ? o.transferBytes : 4L << 20;
             o.rate = Math.min(o.rate, 500);
             o.gc = false;
             if (o.generator.equals("auto")) {
@@ -142,7 +161,7 @@ final class Options {
                 t = new ArrayList<>(known.keySet());
                 t.remove("fleche-transport"); // fleche-raw serves the same hello with every other endpoint
                 s = List.of("hello", "json", "echo", "pipeline", "async-1000", "async-2000", "async-5000", "rate",
-                        "longpoll", "idle", "sse", "startup");
+                        "longpoll", "idle", "sse", "upload", "download", "startup");
             }
             case "transport" -> {
                 t = List.of("fleche-transport", "fleche-raw", "microhttp", "netty", "vertx");
@@ -169,6 +188,23 @@ final class Options {
         }
     }
 
+    /** SSE: between two broadcasts: a second, 50 ms in smoke mode. */
+    Duration sseInterval() {
+        return smoke ? Duration.ofMillis(50) : Duration.ofSeconds(1);
+    }
+
+    /** The JVM flags of the upload/download servers: {@link #flags} with its heap sizes replaced by 64 MiB. */
+    String transferFlags() {
+        List<String> kept = new ArrayList<>();
+        for (String f : Proc.split(flags)) {
+            if (!f.startsWith("-Xms") && !f.startsWith("-Xmx") && !f.isEmpty()) {
+                kept.add(f);
+            }
+        }
+        kept.add(TRANSFER_HEAP);
+        return String.join(" ", kept);
+    }
+
     List<String> pinServer() {
         return pin == null ? List.of() : List.of("taskset", "-c", pin.substring(0, pin.indexOf(':')));
     }
@@ -187,6 +223,22 @@ final class Options {
             throw new IllegalArgumentException(name + " must be >= " + min + " s");
         }
         return s;
+    }
+
+    /** A size in bytes: a number, optionally followed by k, m or g (KiB, MiB, GiB). */
+    static long bytes(String name, String v) {
+        String s = v.trim().toLowerCase(Locale.ROOT);
+        int shift = switch (s.isEmpty() ? ' ' : s.charAt(s.length() - 1)) {
+            case 'k' -> 10;
+            case 'm' -> 20;
+            case 'g' -> 30;
+            default -> 0;
+        };
+        long n = Long.parseLong(shift == 0 ? s : s.substring(0, s.length() - 1));
+        if (n < 1 || n > (Long.MAX_VALUE >> shift)) {
+            throw new IllegalArgumentException(name + " must be a positive size, was " + v);
+        }
+        return n << shift;
     }
 
     private static int positive(String name, String v) {

@@ -67,6 +67,11 @@ final class Proc {
         return statusField(pid, "VmRSS:");
     }
 
+    /** VmHWM, the peak RSS so far, in KiB; -1 when unknown. */
+    static long rssPeakKb(long pid) {
+        return statusField(pid, "VmHWM:");
+    }
+
     /** Threads of the process, -1 when unknown. */
     static long threads(long pid) {
         return statusField(pid, "Threads:");

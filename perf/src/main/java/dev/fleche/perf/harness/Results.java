@@ -194,11 +194,28 @@ final class Results {
                 c.add(new Column("errors", "errors", "%.0f", 0));
             }
             case "sse" -> {
-                c.add(new Column("streams", "streams", "%.0f", 0));
+                c.add(new Column("clients", "clients", "%.0f", 0));
+                c.add(new Column("expected", "events expected", "%.0f", 0));
                 c.add(new Column("events", "events", "%.0f", 0));
-                c.add(new Column("eventsPerSec", "events/s", "%.0f", 1));
-                c.add(new Column("p99", "stream p99 ms", "%.0f", -1));
+                c.add(new Column("p50", "late p50 ms", "%.1f", -1));
+                c.add(new Column("p99", "late p99 ms", "%.1f", -1));
+                c.add(new Column("max", "late max ms", "%.1f", -1));
+                c.add(new Column("serverCpuPct", "CPU % of a core", "%.1f", -1));
                 c.add(new Column("cpuUsPerEvent", "CPU µs/event", "%.1f", -1));
+                c.add(new Column("heapKbPerClient", "heap KB/client", "%.2f", -1));
+                c.add(new Column("rssKbPerClient", "RSS KB/client", "%.1f", -1));
+                c.add(new Column("rssMb", "RSS MB", "%.0f", 0));
+                c.add(new Column("threads", "threads", "%.0f", -1));
+                c.add(new Column("errors", "errors", "%.0f", 0));
+            }
+            case "transfer" -> {
+                c.add(new Column("mibPerSec", "MiB/s", "%.0f", 1));
+                c.add(new Column("seconds", "seconds", "%.2f", -1));
+                c.add(new Column("cpuMsPerMiB", "CPU ms/MiB", "%.2f", -1));
+                c.add(new Column("rssMb", "RSS MB", "%.0f", 0));
+                c.add(new Column("rssPeakMb", "peak RSS MB", "%.0f", -1));
+                c.add(new Column("threads", "threads", "%.0f", 0));
+                c.add(new Column("gcCount", "GCs", "%.0f", 0));
                 c.add(new Column("errors", "errors", "%.0f", 0));
             }
             case "startup" -> c.add(new Column("startupMs", "start-up ms", "%.0f", -1));
@@ -214,14 +231,20 @@ final class Results {
                     : new Column("rps", "req/s", "%.0f", 1);
             case "longpoll" -> new Column("resumeAllMs", "resume all ms", "%.0f", -1);
             case "idle" -> new Column("heapKbPerConn", "heap KB/conn", "%.2f", -1);
-            case "sse" -> new Column("eventsPerSec", "events/s", "%.0f", 1);
+            case "sse" -> new Column("p99", "late p99 ms", "%.1f", -1);
+            case "transfer" -> new Column("mibPerSec", "MiB/s", "%.0f", 1);
             default -> new Column("startupMs", "start-up ms", "%.0f", -1);
         };
     }
 
-    /** A second ratio for throughput scenarios: CPU per request. */
+    /** A second ratio: the server's CPU per request (throughput scenarios), per event (SSE), per MiB (transfers). */
     static Column secondary(Scenario s) {
-        return s.throughput() ? new Column("cpuUsPerReq", "CPU µs/req", "%.1f", -1) : null;
+        return switch (s.kind()) {
+            case "closed", "open" -> new Column("cpuUsPerReq", "CPU µs/req", "%.1f", -1);
+            case "sse" -> new Column("cpuUsPerEvent", "CPU µs/event", "%.1f", -1);
+            case "transfer" -> new Column("cpuMsPerMiB", "CPU ms/MiB", "%.2f", -1);
+            default -> null;
+        };
     }
 
     static String fmt(String format, Double v) {

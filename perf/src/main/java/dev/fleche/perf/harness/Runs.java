@@ -3,19 +3,29 @@ package dev.fleche.perf.harness;
 import dev.fleche.perf.loadgen.Engine;
 import dev.fleche.perf.loadgen.LoadReport;
 import dev.fleche.perf.loadgen.LoadSpec;
+import dev.fleche.perf.loadgen.Transfer;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
  * The measured runs of one scenario on a running server, each returning its row of figures: closed loop with wrk
  * or the project's generator (warm-up, then the window sampled by {@link Window}), open loop, long-poll, idle and
- * SSE with the generator, sampling the server while the clients wait or idle.
+ * SSE with the generator, sampling the server while the clients wait, idle or listen, and uploads and downloads
+ * with {@link Transfer}.
  */
 final class Runs {
+    private static final double MIB = 1024.0 * 1024.0;
+    /** A transfer that moves no byte for this long fails. */
+    private static final Duration TRANSFER_STALL = Duration.ofSeconds(30);
+
     private final Options o;
     private final Proc proc;
     private final Path work;
@@ -47,13 +57,21 @@ final class Runs {
 
         /** Adds CPU µs/request, RSS, threads, GC and the box's other load to {@code row}. */
         void close(Map<String, Object> row, long requests) {
+            long server = close(row);
+            row.put("cpuUsPerReq", requests > 0 && server >= 0 ? server / 1e3 / requests : null);
+        }
+
+        /**
+         * Adds the server's CPU as % of one core, RSS, threads, GC and the box's other load to {@code row}; returns
+         * the server's CPU time in the window, in nanoseconds (-1 when unknown: the process is gone).
+         */
+        long close(Map<String, Object> row) {
             long cpu1 = Proc.cpuNanos(pid);
             long box1 = Proc.boxBusyNanos();
             long self1 = Proc.selfAndChildrenCpuNanos();
             double wall = (System.nanoTime() - t0) / 1e9;
-            long server = cpu1 - cpu0;
-            row.put("cpuUsPerReq", requests > 0 && cpu0 >= 0 && cpu1 >= 0 ? server / 1e3 / requests : null);
-            row.put("serverCpuPct", wall > 0 ? 100.0 * server / 1e9 / wall : null);
+            long server = cpu0 >= 0 && cpu1 >= 0 ? cpu1 - cpu0 : -1;
+            row.put("serverCpuPct", wall > 0 && server >= 0 ? 100.0 * server / 1e9 / wall : null);
             row.put("rssMb", Proc.rssKb(pid) / 1024.0);
             row.put("threads", Proc.threads(pid));
             int cpus = Runtime.getRuntime().availableProcessors();
@@ -66,6 +84,7 @@ final class Runs {
                     row.put("gcMs", gc1[1] - gc0[1]);
                 }
             }
+            return server;
         }
     }
 
@@ -193,21 +212,91 @@ final class Runs {
         return row;
     }
 
+    /**
+     * N clients subscribe; with all of them counted, the heap after a full GC and the RSS (minus the values before
+     * they connected); then one broadcast event per interval, the warm-up's and then the measured window's, the
+     * server's CPU sampled over the window; every event checked, the lateness of the window's recorded.
+     */
     Map<String, Object> sse(Scenario s, Server server) throws IOException, InterruptedException {
-        progress.phase(s.name() + ": " + s.connections() + " clients");
-        long cpu0 = Proc.cpuNanos(server.pid());
-        LoadReport r = Engine.run(base(s, server).mode(LoadSpec.Mode.SSE).expectBody((byte[]) null).events(s.sseEvents())
-                .duration(Duration.ofSeconds(60)).build());
+        long pid = server.pid();
+        long heap0 = o.gc ? proc.heapAfterGcKb(pid) : -1;
+        long rss0 = Proc.rssKb(pid);
         Map<String, Object> row = new LinkedHashMap<>();
-        row.put("streams", r.requests());
+        LoadSpec spec = base(s, server).mode(LoadSpec.Mode.SSE).expectBody((byte[]) null).interval(o.sseInterval())
+                .warmup(millis(o.warmup)).duration(millis(o.duration)).build();
+        progress.phase(s.name() + ": " + s.connections() + " clients, then " + spec.warmupTicks() + " + "
+                + spec.ticks() + " events each");
+        Window[] w = new Window[1];
+        long[] cpu = {-1};
+        LoadReport r = Engine.run(spec, new Engine.Hooks() {
+            @Override
+            public void ready(int cycle, int clients) {
+                long heap = o.gc ? proc.heapAfterGcKb(pid) : -1;
+                row.put("heapKbPerClient", heap >= 0 && heap0 >= 0 && clients > 0 ? (heap - heap0) / (double) clients : null);
+                row.put("rssKbPerClient", clients > 0 ? (Proc.rssKb(pid) - rss0) / (double) clients : null);
+            }
+
+            @Override
+            public void recording() {
+                w[0] = new Window(pid);
+            }
+
+            @Override
+            public void recorded() {
+                cpu[0] = w[0].close(row);
+            }
+        });
+        long expected = (long) s.connections() * spec.ticks();
+        row.put("clients", r.requests());
         row.put("events", r.events());
-        row.put("eventsPerSec", r.eventsPerSecond());
+        row.put("expected", expected);
         row.put("seconds", r.seconds());
-        row.put("p99", r.latencyMillis(99));
-        row.put("cpuUsPerEvent", r.events() > 0 ? (Proc.cpuNanos(server.pid()) - cpu0) / 1e3 / r.events() : null);
+        latencies(row, r);
+        row.put("cpuUsPerEvent", r.events() > 0 && cpu[0] >= 0 ? cpu[0] / 1e3 / r.events() : null);
         row.put("errors", r.errors());
         row.put("firstError", r.firstError());
         return row;
+    }
+
+    /**
+     * One upload or download of {@code --transfer-bytes} (POST scenarios upload), timed; the server's CPU, RSS and
+     * peak RSS sampled around it. A failure (status, count, short body, stall, a dead server, an
+     * {@code OutOfMemoryError} in its log) is one error, with every reason seen; MiB/s only for a transfer that
+     * succeeded.
+     */
+    Map<String, Object> transfer(Scenario s, Server server) throws IOException {
+        long pid = server.pid();
+        long bytes = o.transferBytes;
+        progress.phase(s.name() + ": " + Scenario.size(bytes));
+        Map<String, Object> row = new LinkedHashMap<>();
+        Window w = new Window(pid);
+        Transfer.Result r = s.method().equals("POST")
+                ? Transfer.upload("127.0.0.1", server.port, s.path(), bytes, TRANSFER_STALL)
+                : Transfer.download("127.0.0.1", server.port, s.path(), bytes, TRANSFER_STALL);
+        long cpu = w.close(row);
+        List<String> failures = new ArrayList<>();
+        if (r.failure() != null) {
+            failures.add(r.failure());
+        }
+        if (!server.alive()) {
+            failures.add("the server died");
+        }
+        if (outOfMemory(server.log)) {
+            failures.add("OutOfMemoryError in the server's log");
+        }
+        String failure = failures.isEmpty() ? null : String.join("; ", failures);
+        row.put("bytes", r.bytes());
+        row.put("seconds", r.seconds());
+        row.put("mibPerSec", failure == null ? r.mibPerSecond() : null);
+        row.put("cpuMsPerMiB", failure == null && cpu >= 0 ? cpu / 1e6 / (bytes / MIB) : null);
+        row.put("rssPeakMb", Proc.rssPeakKb(pid) / 1024.0);
+        row.put("errors", failure == null ? 0 : 1);
+        row.put("firstError", failure);
+        return row;
+    }
+
+    private static boolean outOfMemory(Path log) throws IOException {
+        return Files.readString(log, StandardCharsets.ISO_8859_1).contains("OutOfMemoryError");
     }
 
     private LoadSpec.Builder base(Scenario s, Server server) {

@@ -7,10 +7,11 @@ import java.util.Map;
  * One thing measured on a target.
  *
  * @param kind how it runs: {@code closed} (throughput: wrk, or the project's generator), {@code open} (fixed rate,
- *             the generator), {@code longpoll}, {@code idle} and {@code sse} (the generator, each on a fresh
- *             server for long-poll and idle), {@code startup} (measured at every server start)
+ *             the generator), {@code longpoll}, {@code idle} and {@code sse} (the generator), {@code transfer}
+ *             (one large body, {@link dev.fleche.perf.loadgen.Transfer}), {@code startup} (measured at every server
+ *             start); long-poll, idle, SSE and transfers each on a fresh server
  * @param feature the endpoint a target needs for it
- * @param connections connections (long-poll, idle, SSE: clients)
+ * @param connections connections (long-poll, idle, SSE: clients; transfer: 1)
  * @param depth requests in flight per connection (pipelining when &gt; 1)
  */
 record Scenario(String name, String kind, String feature, String method, String path, String body,
@@ -21,22 +22,12 @@ record Scenario(String name, String kind, String feature, String method, String 
     static final String ECHO_BODY = "{\"name\":\"wrk\",\"amount\":12.34}";
     static final int ASYNC_DELAY_MS = 130;
 
-    /** SSE: the events each stream carries (the {@code count} of the path). */
-    int sseEvents() {
-        int at = path.indexOf("count=");
-        if (at < 0) {
-            return 0;
-        }
-        int end = path.indexOf('&', at);
-        return Integer.parseInt(path.substring(at + 6, end < 0 ? path.length() : end));
-    }
-
     boolean throughput() {
         return kind.equals("closed") || kind.equals("open");
     }
 
     boolean freshServer() {
-        return kind.equals("longpoll") || kind.equals("idle");
+        return kind.equals("longpoll") || kind.equals("idle") || kind.equals("sse") || kind.equals("transfer");
     }
 
     /** For async scenarios: connections / delay, the most a server can answer. */
@@ -45,10 +36,11 @@ record Scenario(String name, String kind, String feature, String method, String 
     }
 
     /**
-     * Every scenario, for a run of the given size. {@code smoke} shrinks connection counts so that a CI run takes
-     * seconds; {@code longPollClients}, {@code idleConnections} and {@code rate} come from the options.
+     * Every scenario, for a run of the given size: smoke mode shrinks connection counts so that a CI run takes
+     * seconds; long-poll, idle and SSE clients, the rate and the transfer size come from the options.
      */
-    static Map<String, Scenario> all(boolean smoke, int longPollClients, int idleConnections, int rate) {
+    static Map<String, Scenario> all(Options o) {
+        boolean smoke = o.smoke;
         int c = 100;
         Map<String, Scenario> m = new LinkedHashMap<>();
         add(m, new Scenario("hello", "closed", Target.HELLO, "GET", "/hello", null, HELLO_BODY, c, 1,
@@ -66,21 +58,38 @@ record Scenario(String name, String kind, String feature, String method, String 
                     + "scheduler), " + conns + " connections; ideal " + Math.round(conns / 0.13) + " req/s"));
         }
         add(m, new Scenario("rate", "open", Target.HELLO, "GET", "/hello", null, HELLO_BODY, c, 1,
-                "GET /hello at a fixed " + rate + " req/s over " + c + " connections (open loop, coordinated "
+                "GET /hello at a fixed " + o.rate + " req/s over " + c + " connections (open loop, coordinated "
                         + "omission corrected)"));
-        add(m, new Scenario("longpoll", "longpoll", Target.POLL, "GET", "/poll", null, HELLO_BODY, longPollClients, 1,
-                longPollClients + " clients wait on GET /poll; one POST /broadcast resumes them all"));
-        add(m, new Scenario("idle", "idle", Target.HELLO, "GET", "/hello", null, HELLO_BODY, idleConnections, 1,
-                idleConnections + " keep-alive connections, one GET /hello each, then idle"));
-        int sseClients = smoke ? 50 : 1000;
-        int events = smoke ? 5 : 20;
-        int interval = smoke ? 20 : 50;
-        add(m, new Scenario("sse", "sse", Target.SSE, "GET", "/sse?count=" + events + "&intervalMs=" + interval, null,
-                null, sseClients, 1, sseClients + " clients each read " + events + " server-sent events, one every "
-                + interval + " ms"));
+        add(m, new Scenario("longpoll", "longpoll", Target.POLL, "GET", "/poll", null, HELLO_BODY, o.longPoll, 1,
+                o.longPoll + " clients wait on GET /poll; one POST /broadcast resumes them all"));
+        add(m, new Scenario("idle", "idle", Target.HELLO, "GET", "/hello", null, HELLO_BODY, o.idle, 1,
+                o.idle + " keep-alive connections, one GET /hello each, then idle"));
+        long every = o.sseInterval().toMillis();
+        add(m, new Scenario("sse", "sse", Target.SSE, "GET", "/sse", null, null, o.sse, 1, o.sse
+                + " clients subscribed to GET /sse each receive one event every " + (every % 1000 == 0 ? every / 1000
+                + " s" : every + " ms") + " (one POST /sse/broadcast, sent through one broadcaster)"));
+        String size = size(o.transferBytes);
+        add(m, new Scenario("upload", "transfer", Target.TRANSFER, "POST", "/upload", null, null, 1, 1,
+                "POST /upload of " + size + ", read as a stream, answered with its length; server with "
+                        + Options.TRANSFER_HEAP));
+        add(m, new Scenario("download", "transfer", Target.TRANSFER, "GET", "/download?bytes=" + o.transferBytes,
+                null, null, 1, 1, "GET /download of " + size + ", written as a stream; server with "
+                        + Options.TRANSFER_HEAP));
         add(m, new Scenario("startup", "startup", Target.HELLO, "GET", "/hello", null, HELLO_BODY, 1, 1,
                 "JVM start to the first 200 on GET /hello"));
         return m;
+    }
+
+    /** {@code bytes} in the largest binary unit that divides it: {@code 1 GiB}, {@code 4 MiB}, {@code 1000 bytes}. */
+    static String size(long bytes) {
+        String[] units = {"GiB", "MiB", "KiB"};
+        for (int i = 0; i < units.length; i++) {
+            long unit = 1L << (30 - 10 * i);
+            if (bytes % unit == 0) {
+                return bytes / unit + " " + units[i];
+            }
+        }
+        return bytes + " bytes";
     }
 
     private static void add(Map<String, Scenario> m, Scenario s) {

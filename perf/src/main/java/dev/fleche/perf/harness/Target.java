@@ -22,9 +22,10 @@ record Target(String name, String label, String group, String command, Set<Strin
     static final String ASYNC = "async";
     static final String POLL = "poll";
     static final String SSE = "sse";
+    static final String TRANSFER = "transfer";
 
-    private static final Set<String> REST = Set.of(HELLO, JSON, ECHO, ASYNC, POLL, SSE);
-    private static final Set<String> TRANSPORT = Set.of(HELLO, JSON, ECHO, PIPELINE, ASYNC, POLL, SSE);
+    private static final Set<String> REST = Set.of(HELLO, JSON, ECHO, ASYNC, POLL, SSE, TRANSFER);
+    private static final Set<String> TRANSPORT = Set.of(HELLO, JSON, ECHO, PIPELINE, ASYNC, POLL, SSE, TRANSFER);
 
     boolean can(String feature) {
         return features.contains(feature);
@@ -57,15 +58,18 @@ record Target(String name, String label, String group, String command, Set<Strin
         add(m, peer("jersey-grizzly", "Jersey 4.0.2 on Grizzly", "jersey", REST));
         // No SSE: its JerseyChunkedInput blocks the sending thread once a few events are queued, so streams that
         // share the resource's one scheduler thread stall (50 streams: none ends within 60 s). See perf/README.md.
-        add(m, peer("jersey-netty", "Jersey 4.0.2 on Netty", "jersey", Set.of(HELLO, JSON, ECHO, ASYNC, POLL)));
-        add(m, peer("jersey-jdk", "Jersey 4.0.2 on JDK-http", "jersey", Set.of(HELLO, JSON, ECHO)));
+        add(m, peer("jersey-netty", "Jersey 4.0.2 on Netty", "jersey",
+                Set.of(HELLO, JSON, ECHO, ASYNC, POLL, TRANSFER)));
+        add(m, peer("jersey-jdk", "Jersey 4.0.2 on JDK-http", "jersey", Set.of(HELLO, JSON, ECHO, TRANSFER)));
         add(m, peer("jersey-jetty", "Jersey 4.0.2 on Jetty 12", "jersey", REST));
         add(m, peer("resteasy-netty", "RESTEasy 6.2 on Netty 4.1", "resteasy", REST));
         add(m, peer("resteasy-undertow", "RESTEasy 6.2 on Undertow", "resteasy", REST));
+        // No SSE and no transfers: its StandardEndpoint API takes whole requests and gives whole responses.
         add(m, peer("riposte", "Riposte 0.13 (Netty 4.0)", "seed", Set.of(HELLO, JSON, ECHO, ASYNC, POLL)));
         add(m, peer("spring", "Spring Boot 3.5 MVC (Tomcat)", "seed", REST));
         add(m, peer("netty", "raw Netty 4.2", "transport", TRANSPORT));
         add(m, peer("vertx", "Vert.x 5.1", "transport", TRANSPORT));
+        // No SSE and no transfers: microhttp reads whole requests and writes whole responses.
         add(m, peer("microhttp", "microhttp 0.11", "transport", Set.of(HELLO, JSON, ECHO, PIPELINE, ASYNC, POLL)));
         return m;
     }

@@ -26,10 +26,13 @@ final class Conn {
     long retryAtNanos;
     /** Whether this connection is finished with for good (IDLE/LONG_POLL/SSE failures, or the end). */
     boolean done;
-    /** IDLE/SSE: whether its one response arrived. */
+    /** IDLE: whether its one response arrived. */
     boolean answered;
-    /** SSE: events of the stream in progress. */
+    /** SSE: whether the stream's head arrived (200, {@code text/event-stream}). */
+    boolean subscribed;
+    /** SSE: events received on the stream, and the number the last one carried. */
     long streamEvents;
+    long lastEvent;
 
     private final long[] intended;
     private final long[] actual;

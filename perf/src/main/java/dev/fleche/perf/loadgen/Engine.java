@@ -27,22 +27,34 @@ import java.util.function.LongSupplier;
  *   IDLE         start --all opened, one response each--> ready hook --hold--> stop
  *   LONG_POLL    clear stale waiters --> start (all send the poll) --server reports all waiting--> ready hook
  *                --broadcast--> all resumed (or timeout) --> [next cycle: all poll again] --> stop
- *   SSE          start (all open a stream) --all streams ended, or the duration ran out--> stop
+ *   SSE          read PATH/subscribers --> start (all subscribe) --the server counts them all (or all heads
+ *                arrived)--> ready hook --> warm-up broadcasts --> recording hook --> measured broadcasts (one
+ *                POST PATH/broadcast per interval) --every event arrived (or timeout)--> recorded hook --> stop
  * </pre>
  */
 public final class Engine {
     /** The control paths of the long-poll mode, beside the poll path. */
     public static final String WAITING_PATH = "/waiting";
     public static final String BROADCAST_PATH = "/broadcast";
+    /** The control paths of the SSE mode, below the stream's path. */
+    public static final String SUBSCRIBERS_SUFFIX = "/subscribers";
+    public static final String BROADCAST_SUFFIX = "/broadcast";
 
     /** Called by the engine on the caller's thread. */
     public interface Hooks {
-        /** IDLE: every connection opened; LONG_POLL: every client waits (before each broadcast). May block. */
+        /**
+         * IDLE: every connection opened; LONG_POLL: every client waits (before each broadcast); SSE: every stream
+         * subscribed (before the first broadcast). May block.
+         */
         default void ready(int cycle, int connections) {
         }
 
-        /** CLOSED/OPEN: the warm-up is over and recording starts now. */
+        /** CLOSED/OPEN/SSE: the warm-up is over and recording starts now. */
         default void recording() {
+        }
+
+        /** SSE: the measured window ended (its last event arrived, or the wait for it ran out); streams still open. */
+        default void recorded() {
         }
 
         /** CLOSED/OPEN: once a second while recording, with the responses of that second. */
@@ -59,9 +71,12 @@ public final class Engine {
     private volatile long broadcastNanos;
     private volatile int cycle = 1;
     private volatile Throwable workerFailure;
+    /** IDLE: connections answered or given up; SSE: streams gone (given up, or ended by the server). */
     private final AtomicInteger finished = new AtomicInteger();
     private final AtomicInteger failedConnections = new AtomicInteger();
     private final AtomicLong answered = new AtomicLong();
+    private final AtomicInteger subscribed = new AtomicInteger();
+    private final AtomicLong delivered = new AtomicLong();
 
     private Engine(LoadSpec spec, Hooks hooks) {
         this.spec = spec;
@@ -86,13 +101,16 @@ public final class Engine {
     int cycle() { return cycle; }
     void finished(int n) { finished.addAndGet(n); }
     void answered(int n) { answered.addAndGet(n); }
+    void subscribed() { subscribed.incrementAndGet(); }
+    void delivered(int events) { delivered.addAndGet(events); }
     void connectionFailed() { failedConnections.incrementAndGet(); }
     void workerFailed(Throwable t) { workerFailure = t; }
 
     private LoadReport execute() throws IOException, InterruptedException {
         if (spec.mode() == Mode.LONG_POLL) {
-            broadcast(); // resume polls left over from an earlier run, so the waiting count is ours
+            broadcast(BROADCAST_PATH); // resume polls left over from an earlier run, so the waiting count is ours
         }
+        long subscribersBefore = spec.mode() == Mode.SSE ? subscribers() : 0; // streams left over count too
         startWorkers();
         Histogram latency = new Histogram(3);
         Histogram service = new Histogram(3);
@@ -117,10 +135,7 @@ public final class Engine {
                     }
                     seconds = (System.nanoTime() - started) / 1e9;
                 }
-                case SSE -> {
-                    awaitCount(finished::get, spec.connections(), System.nanoTime() + spec.duration().toNanos());
-                    seconds = (System.nanoTime() - started) / 1e9;
-                }
+                case SSE -> seconds = broadcasts(subscribersBefore);
                 default -> throw new IllegalStateException(spec.mode().name());
             }
             sending = false;
@@ -228,7 +243,7 @@ public final class Engine {
         hooks.ready(cycle, (int) expected);
         long before = answered.get();
         broadcastNanos = System.nanoTime();
-        long count = broadcast();
+        long count = broadcast(BROADCAST_PATH);
         long target = before + expected;
         awaitCount(() -> answered.get() + failedConnections.get() - failedBefore, target, System.nanoTime() + spec.timeout().toNanos());
         Histogram cycleLatency = drain(latency, service)[0];
@@ -236,25 +251,75 @@ public final class Engine {
         return new long[] {count, cycleLatency.getTotalCount() == 0 ? 0 : cycleLatency.getMaxValue()};
     }
 
+    /**
+     * SSE: waits until the server counts every stream subscribed (or every stream's head arrived), then has it
+     * broadcast the warm-up's and the window's events, one per interval, and waits for the last to arrive; returns
+     * the measured window in seconds.
+     */
+    private double broadcasts(long subscribersBefore) throws IOException, InterruptedException {
+        long deadline = openDeadline();
+        int n = spec.connections();
+        while (subscribers() - subscribersBefore < n - finished.get() && subscribed.get() < n - finished.get()
+                && System.nanoTime() < deadline && workerFailure == null) {
+            Thread.sleep(50);
+        }
+        hooks.ready(1, Math.max(subscribed.get(), (int) (subscribers() - subscribersBefore)));
+        long warmup = spec.warmupTicks();
+        long total = warmup + spec.ticks();
+        long interval = spec.interval().toNanos();
+        long t0 = System.nanoTime();
+        long windowStart = t0;
+        for (long k = 0; k < total && workerFailure == null; k++) {
+            sleepUntil(t0 + k * interval);
+            if (k == warmup) {
+                hooks.recording();
+                recording = true;
+                windowStart = System.nanoTime();
+            }
+            broadcast(spec.path() + BROADCAST_SUFFIX);
+        }
+        sleepUntil(t0 + total * interval); // the last broadcast's interval belongs to the window
+        awaitCount(() -> delivered.get() + (long) finished.get() * total, (long) n * total,
+                System.nanoTime() + spec.timeout().toNanos());
+        double seconds = (System.nanoTime() - windowStart) / 1e9;
+        recording = false;
+        hooks.recorded();
+        return seconds;
+    }
+
+    private long subscribers() throws IOException {
+        String path = spec.path() + SUBSCRIBERS_SUFFIX;
+        long count = count(path);
+        if (count < 0) {
+            throw new IOException("GET " + path + " did not answer a count");
+        }
+        return count;
+    }
+
     private long waiting() {
+        return count(WAITING_PATH);
+    }
+
+    /** {@code GET path} answered with a number: the number, else -1. */
+    private long count(String path) {
         try {
-            BlockingHttp.Response r = BlockingHttp.get(spec.host(), spec.port(), WAITING_PATH, Duration.ofSeconds(10));
+            BlockingHttp.Response r = BlockingHttp.get(spec.host(), spec.port(), path, Duration.ofSeconds(10));
             return r.status() == 200 ? Long.parseLong(r.bodyText().trim()) : -1;
         } catch (IOException | NumberFormatException e) {
             return -1;
         }
     }
 
-    private long broadcast() throws IOException {
-        BlockingHttp.Response r = BlockingHttp.exchange(spec.host(), spec.port(), "POST", BROADCAST_PATH, null, null,
+    private long broadcast(String path) throws IOException {
+        BlockingHttp.Response r = BlockingHttp.exchange(spec.host(), spec.port(), "POST", path, null, null,
                 spec.timeout());
         if (r.status() != 200) {
-            throw new IOException("POST " + BROADCAST_PATH + " answered " + r.status());
+            throw new IOException("POST " + path + " answered " + r.status());
         }
         try {
             return Long.parseLong(r.bodyText().trim());
         } catch (NumberFormatException e) {
-            throw new IOException("POST " + BROADCAST_PATH + " answered '" + r.bodyText() + "', not a count", e);
+            throw new IOException("POST " + path + " answered '" + r.bodyText() + "', not a count", e);
         }
     }
 
@@ -294,7 +359,6 @@ public final class Engine {
             s.reconnects += t.reconnects;
             s.closedByServer += t.closedByServer;
             s.events += t.events;
-            s.streams += t.streams;
             if (firstError == null) {
                 firstError = t.firstError;
             }
@@ -308,7 +372,7 @@ public final class Engine {
                 opened = (int) (s.requests - s.statusErrors - s.bodyErrors);
                 stillOpen = (int) Math.max(0, opened - s.closedByServer);
             }
-            case SSE -> incomplete = Math.max(0, n - finished.get());
+            case SSE -> incomplete = Math.max(0, (long) n * (spec.warmupTicks() + spec.ticks()) - delivered.get());
             case LONG_POLL -> incomplete = Math.max(0, (long) opened * spec.cycles() - s.requests);
             default -> { }
         }

@@ -31,7 +31,7 @@ public final class LoadGen {
 
               --mode M            closed (default), open, long-poll, sse, idle
               -c, --connections N connections (default 100; thousands spread over 127.0.0.x source addresses)
-              -d, --duration S    recorded seconds (default 10; sse: the longest wait for the streams)
+              -d, --duration S    recorded seconds (default 10)
               -w, --warmup S      seconds of the same load before recording (default 0)
               -t, --threads N     selector threads (default 2)
               --depth D           requests in flight per connection: HTTP/1.1 pipelining (default 1)
@@ -45,7 +45,10 @@ public final class LoadGen {
               --per-address N     connections per loopback source address (default 5000)
               --cycles N          long-poll: broadcasts (default 1); polls wait on PATH, the broadcast is
                                   POST /broadcast, and GET /waiting says how many wait
-              --events N          sse: events each stream must carry (default: not checked)
+              --interval S        sse: seconds between broadcasts (default 1); every connection subscribes to
+                                  PATH; once GET PATH/subscribers counts them all, POST PATH/broadcast once per
+                                  interval, for -w then -d seconds; every event must carry the next number and
+                                  its send time (<n> <µs since the epoch>); the lateness of the -d ones is measured
               --hold S            idle: seconds to hold the connections (default: until a line on stdin)
               --hlog FILE         write an HdrHistogram interval log (latency in ns)
               --json              also print the figures as one JSON line starting with RESULT
@@ -92,7 +95,7 @@ public final class LoadGen {
                     case "--timeout" -> b.timeout(seconds(args[++i]));
                     case "--per-address" -> b.perAddress(Integer.parseInt(args[++i]));
                     case "--cycles" -> b.cycles(Integer.parseInt(args[++i]));
-                    case "--events" -> b.events(Long.parseLong(args[++i]));
+                    case "--interval" -> b.interval(seconds(args[++i]));
                     case "--hold" -> b.hold(seconds(args[++i]));
                     case "--hlog" -> b.hlog(Path.of(args[++i]));
                     case "--json" -> json = true;

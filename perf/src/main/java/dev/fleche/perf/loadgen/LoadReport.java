@@ -9,16 +9,17 @@ import java.util.Map;
 /**
  * The outcome of one run. Latencies are in nanoseconds in the histograms; the accessors give milliseconds.
  *
- * @param requests responses counted (CLOSED/OPEN: completed while recording; LONG_POLL: resumed polls; SSE: ended
- *                 streams; IDLE: first responses)
- * @param seconds the recorded window (CLOSED/OPEN), or the time the run took
+ * @param requests responses counted (CLOSED/OPEN: completed while recording; LONG_POLL: resumed polls; SSE: streams
+ *                 subscribed, i.e. their 200 {@code text/event-stream} head arrived; IDLE: first responses)
+ * @param seconds the recorded window (CLOSED/OPEN/SSE), or the time the run took
  * @param opened connections that opened and got a good first response (IDLE), else connections set up
  * @param stillOpen IDLE: connections the server had not closed when the hold ended
- * @param events SSE: events received
- * @param incomplete SSE: streams that had not ended when the wait ran out; LONG_POLL: polls never resumed
+ * @param events SSE: events received in the measured window
+ * @param incomplete SSE: events that never arrived (warm-up's and window's); LONG_POLL: polls never resumed
  * @param resumed LONG_POLL: the count the broadcast answered, summed over cycles
  * @param resumeAllMillis LONG_POLL: the longest time from a broadcast to the last poll it resumed
- * @param latency latency from when each request was due (coordinated-omission corrected in the open loop)
+ * @param latency latency from when each request was due (coordinated-omission corrected in the open loop); SSE:
+ *                how late each measured event arrived, from the send time it carries
  * @param service latency from when each request went out (equal to {@code latency} except in the open loop)
  */
 public record LoadReport(String description, LoadSpec.Mode mode, long requests, double seconds,
@@ -37,7 +38,7 @@ public record LoadReport(String description, LoadSpec.Mode mode, long requests, 
         return seconds > 0 ? requests / seconds : 0;
     }
 
-    /** SSE: events per second. */
+    /** SSE: events per second of the measured window. */
     public double eventsPerSecond() {
         return seconds > 0 ? events / seconds : 0;
     }
@@ -118,8 +119,9 @@ public record LoadReport(String description, LoadSpec.Mode mode, long requests, 
             case LONG_POLL -> b.append(String.format(Locale.ROOT,
                     "  %d polls resumed (broadcast said %d), all resumed within %.1f ms%n",
                     requests, resumed, resumeAllMillis));
-            case SSE -> b.append(String.format(Locale.ROOT, "  %d streams ended, %d events in %.2f s: %.1f events/s%n",
-                    requests, events, seconds, eventsPerSecond()));
+            case SSE -> b.append(String.format(Locale.ROOT,
+                    "  %d streams subscribed, %d events in the %.2f s window: %.1f events/s; %d never arrived%n",
+                    requests, events, seconds, eventsPerSecond(), incomplete));
             case IDLE -> b.append(String.format(Locale.ROOT,
                     "  %d connections opened with a good response; %d still open at the end%n", opened, stillOpen));
         }
@@ -128,8 +130,8 @@ public record LoadReport(String description, LoadSpec.Mode mode, long requests, 
                         + "reconnects %d, closed by server %d%n",
                 errors(), statusErrors, bodyErrors, socketErrors, timeouts, connectErrors, dropped, incomplete,
                 reconnects, closedByServer));
-        b.append(String.format(Locale.ROOT, "  latency ms: p50 %s  p90 %s  p99 %s  p99.9 %s  max %s%n",
-                fmt(latencyMillis(50)), fmt(latencyMillis(90)), fmt(latencyMillis(99)), fmt(latencyMillis(99.9)),
+        b.append(String.format(Locale.ROOT, "  %s ms: p50 %s  p90 %s  p99 %s  p99.9 %s  max %s%n",
+                mode == LoadSpec.Mode.SSE ? "event lateness" : "latency", fmt(latencyMillis(50)), fmt(latencyMillis(90)), fmt(latencyMillis(99)), fmt(latencyMillis(99.9)),
                 fmt(maxMillis())));
         if (mode == LoadSpec.Mode.OPEN) {
             b.append(String.format(Locale.ROOT, "  service time ms (from the actual send, uncorrected): p50 %s  p99 %s  p99.9 %s%n",

@@ -17,13 +17,14 @@ import java.util.Objects;
  *   <tr><td>connections</td><td>100</td><td>concurrent connections</td></tr>
  *   <tr><td>depth</td><td>1</td><td>requests in flight per connection (HTTP/1.1 pipelining when &gt; 1)</td></tr>
  *   <tr><td>rate</td><td>0</td><td>OPEN: requests per second over all connections</td></tr>
- *   <tr><td>warmup, duration</td><td>0 s, 10 s</td><td>load before recording; recorded load (SSE: the longest wait)</td></tr>
+ *   <tr><td>warmup, duration</td><td>0 s, 10 s</td><td>load before recording; recorded load (SSE: the broadcasts
+ *       of each, one per interval)</td></tr>
  *   <tr><td>threads</td><td>2</td><td>selector threads (connections are split among them)</td></tr>
  *   <tr><td>expectStatus, expectBody</td><td>200, none</td><td>every response is checked against them</td></tr>
  *   <tr><td>timeout</td><td>10 s</td><td>a response slower than this is an error and its connection is reopened</td></tr>
  *   <tr><td>perAddress</td><td>5000</td><td>connections per loopback source address (127.0.0.1, .2, ...)</td></tr>
  *   <tr><td>cycles</td><td>1</td><td>LONG_POLL: broadcasts</td></tr>
- *   <tr><td>events</td><td>0</td><td>SSE: events each stream must carry (0: any)</td></tr>
+ *   <tr><td>interval</td><td>1 s</td><td>SSE: between two broadcasts</td></tr>
  *   <tr><td>hold</td><td>0 s</td><td>IDLE: how long to hold the connections open (CLI: 0 = until a line on stdin)</td></tr>
  *   <tr><td>hlog</td><td>none</td><td>HdrHistogram interval log written during the recorded load</td></tr>
  * </table>
@@ -31,7 +32,7 @@ import java.util.Objects;
 public record LoadSpec(Mode mode, String host, int port, String method, String path, byte[] body,
                        String contentType, int connections, int depth, double rate, Duration warmup,
                        Duration duration, int threads, int expectStatus, byte[] expectBody, Duration timeout,
-                       int perAddress, int cycles, long events, Duration hold, Path hlog) {
+                       int perAddress, int cycles, Duration interval, Duration hold, Path hlog) {
 
     /** What the generator does with its connections. */
     public enum Mode {
@@ -41,7 +42,10 @@ public record LoadSpec(Mode mode, String host, int port, String method, String p
         OPEN,
         /** Every connection waits on {@code path}; one broadcast resumes all; measures the time to resume them. */
         LONG_POLL,
-        /** Every connection reads an event stream from {@code path}; counts events. */
+        /**
+         * Every connection subscribes to the event stream at {@code path}; once the server counts them all, the
+         * engine has it broadcast one event per {@code interval}; every event is checked and its lateness recorded.
+         */
         SSE,
         /** Opens the connections, one checked request each, then holds them idle. */
         IDLE
@@ -68,8 +72,8 @@ public record LoadSpec(Mode mode, String host, int port, String method, String p
             throw new IllegalArgumentException(mode + " does not pipeline (depth must be 1)");
         }
         if (warmup.isNegative() || duration.isNegative() || timeout.isNegative() || timeout.isZero()
-                || hold.isNegative()) {
-            throw new IllegalArgumentException("durations must be >= 0 (timeout > 0)");
+                || interval.isNegative() || interval.isZero() || hold.isNegative()) {
+            throw new IllegalArgumentException("durations must be >= 0 (timeout and interval > 0)");
         }
         threads = Math.min(threads, connections);
     }
@@ -90,8 +94,18 @@ public record LoadSpec(Mode mode, String host, int port, String method, String p
         b.contentType = contentType; b.connections = connections; b.depth = depth; b.rate = rate;
         b.warmup = warmup; b.duration = duration; b.threads = threads; b.expectStatus = expectStatus;
         b.expectBody = expectBody; b.timeout = timeout; b.perAddress = perAddress; b.cycles = cycles;
-        b.events = events; b.hold = hold; b.hlog = hlog;
+        b.interval = interval; b.hold = hold; b.hlog = hlog;
         return b;
+    }
+
+    /** SSE: the broadcasts of the warm-up, one per interval (none when the warm-up is shorter than half of one). */
+    public long warmupTicks() {
+        return Math.round((double) warmup.toNanos() / interval.toNanos());
+    }
+
+    /** SSE: the broadcasts of the measured window, one per interval, at least one. */
+    public long ticks() {
+        return Math.max(1, Math.round((double) duration.toNanos() / interval.toNanos()));
     }
 
     /** The request bytes, {@code Host} and (with a body) {@code Content-Type}/{@code Content-Length} included. */
@@ -125,7 +139,8 @@ public record LoadSpec(Mode mode, String host, int port, String method, String p
             case OPEN -> String.format("open loop · %s · %.0f req/s · %d connections · %d threads · %s after %s warm-up",
                     what, rate, connections, threads, seconds(duration), seconds(warmup));
             case LONG_POLL -> String.format("long-poll · %s · %d clients · %d broadcast(s)", what, connections, cycles);
-            case SSE -> String.format("sse · %s · %d clients · %d events each", what, connections, events);
+            case SSE -> String.format("sse · %s · %d clients · a broadcast every %s: %d warm-up, %d measured",
+                    what, connections, seconds(interval), warmupTicks(), ticks());
             case IDLE -> String.format("idle · %s · %d connections", what, connections);
         };
     }
@@ -154,7 +169,7 @@ public record LoadSpec(Mode mode, String host, int port, String method, String p
         private Duration timeout = Duration.ofSeconds(10);
         private int perAddress = 5000;
         private int cycles = 1;
-        private long events;
+        private Duration interval = Duration.ofSeconds(1);
         private Duration hold = Duration.ZERO;
         private Path hlog;
 
@@ -178,13 +193,13 @@ public record LoadSpec(Mode mode, String host, int port, String method, String p
         public Builder timeout(Duration v) { timeout = v; return this; }
         public Builder perAddress(int v) { perAddress = v; return this; }
         public Builder cycles(int v) { cycles = v; return this; }
-        public Builder events(long v) { events = v; return this; }
+        public Builder interval(Duration v) { interval = v; return this; }
         public Builder hold(Duration v) { hold = v; return this; }
         public Builder hlog(Path v) { hlog = v; return this; }
 
         public LoadSpec build() {
             return new LoadSpec(mode, host, port, method, path, body, contentType, connections, depth, rate, warmup,
-                    duration, threads, expectStatus, expectBody, timeout, perAddress, cycles, events, hold, hlog);
+                    duration, threads, expectStatus, expectBody, timeout, perAddress, cycles, interval, hold, hlog);
         }
     }
 }

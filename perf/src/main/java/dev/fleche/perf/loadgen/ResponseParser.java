@@ -5,8 +5,8 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * A resumable parser for HTTP/1.1 responses, one after the other on a connection, that checks each body against
- * an expected one as it streams past (nothing is buffered but the current head line) and counts server-sent
- * events in {@code text/event-stream} bodies.
+ * an expected one as it streams past (nothing is buffered but the current head line), counts its bytes, and hands
+ * {@code text/event-stream} bodies to an {@link EventStreamDecoder}.
  *
  * <pre>
  *   STATUS_LINE --> HEADER_LINE* --empty line--+--> BODY_LENGTH --------------------------+--> (complete) STATUS_LINE
@@ -36,15 +36,11 @@ final class ResponseParser {
     private boolean hasLength;
     private boolean close;
     private boolean eventStream;
+    private boolean headReceived;
     private long bodyBytes;
     private boolean bodyMatches;
     private String failure;
-
-    // server-sent events: a block of lines ended by an empty line is an event when one of its lines is "data:..."
-    private int sseLineLength;
-    private final byte[] ssePrefix = new byte[5];
-    private boolean sseBlockHasData;
-    private long events;
+    private final EventStreamDecoder events = new EventStreamDecoder();
 
     /** @param expectedBody the body every response must have, or null to accept any */
     ResponseParser(byte[] expectedBody) {
@@ -123,15 +119,23 @@ final class ResponseParser {
         return close;
     }
 
-    /** Server-sent events counted so far over all responses (reset by {@link #takeEvents()}). */
-    long takeEvents() {
-        long n = events;
-        events = 0;
-        return n;
+    /** Whether the head of the response in progress (or just completed) has been received. */
+    boolean headReceived() {
+        return headReceived;
+    }
+
+    /** The body bytes of the response in progress (or just completed), after de-chunking. */
+    long bodyLength() {
+        return bodyBytes;
     }
 
     boolean isEventStream() {
         return eventStream;
+    }
+
+    /** The events of {@code text/event-stream} bodies. */
+    EventStreamDecoder events() {
+        return events;
     }
 
     private boolean readLine(ByteBuffer in) {
@@ -194,6 +198,7 @@ final class ResponseParser {
         status = (line[9] - '0') * 100 + (line[10] - '0') * 10 + (line[11] - '0');
         boolean http10 = line[7] == '0';
         close = http10;
+        headReceived = false;
         chunked = false;
         hasLength = false;
         eventStream = false;
@@ -247,8 +252,10 @@ final class ResponseParser {
             state = State.STATUS_LINE; // interim response (100 Continue): the final one follows
             return false;
         }
-        sseBlockHasData = false;
-        sseLineLength = 0;
+        headReceived = true;
+        if (eventStream) {
+            events.startBody();
+        }
         if (status == 204 || status == 304) {
             return complete();
         }
@@ -304,32 +311,10 @@ final class ResponseParser {
             }
         }
         if (eventStream) {
-            for (int i = 0; i < n; i++) {
-                sseByte(in.get(pos + i));
-            }
+            events.feed(in, pos, n);
         }
         bodyBytes += n;
         in.position(pos + n);
-    }
-
-    private void sseByte(byte b) {
-        if (b == '\n') {
-            if (sseLineLength == 0) {
-                if (sseBlockHasData) {
-                    events++;
-                }
-                sseBlockHasData = false;
-            } else if (sseLineLength >= 5 && ssePrefix[0] == 'd' && ssePrefix[1] == 'a' && ssePrefix[2] == 't'
-                    && ssePrefix[3] == 'a' && ssePrefix[4] == ':') {
-                sseBlockHasData = true;
-            }
-            sseLineLength = 0;
-        } else if (b != '\r') {
-            if (sseLineLength < 5) {
-                ssePrefix[sseLineLength] = b;
-            }
-            sseLineLength++;
-        }
     }
 
     private boolean complete() {

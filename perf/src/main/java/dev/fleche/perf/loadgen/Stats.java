@@ -21,8 +21,8 @@ final class Stats {
     long reconnects;
     long dropped;
     long closedByServer;
+    /** SSE: events received in the measured window. */
     long events;
-    long streams;
     String firstError;
 
     void error(String what) {

@@ -15,8 +15,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * One selector thread driving a share of the connections: connects them (at most {@link #maxConnecting} at a
- * time), sends requests as the mode says, parses and checks responses, records latencies, reopens connections the
- * server closed (closed and open loop), and enforces the response timeout. Only this thread touches its
+ * time), sends requests as the mode says, parses and checks responses (SSE: every event, by a {@link StreamCheck}),
+ * records latencies, reopens connections the server closed (closed and open loop), and enforces the response
+ * timeout. Only this thread touches its
  * connections; the {@link Engine} steers it through volatile flags it reads on every turn of the loop.
  */
 final class Worker extends Thread {
@@ -35,6 +36,7 @@ final class Worker extends Thread {
     private final ByteBuffer readBuffer = ByteBuffer.allocateDirect(64 * 1024);
     private final int maxConnecting;
     private final long timeoutNanos;
+    private final StreamCheck streams;
     private Selector selector;
     private int connecting;
     private int pollCycle = 1;
@@ -56,6 +58,7 @@ final class Worker extends Thread {
         this.target = new InetSocketAddress(spec.host(), spec.port());
         this.maxConnecting = Math.max(16, 256 / spec.threads());
         this.timeoutNanos = spec.timeout().toNanos();
+        this.streams = new StreamCheck(engine, stats);
         this.intervalNanos = rateShare > 0 ? 1e9 / rateShare : 0;
         toConnect.addAll(conns);
     }
@@ -218,9 +221,7 @@ final class Worker extends Thread {
             }
         }
         if (mode == Mode.SSE && c.channel != null) {
-            long e = c.parser.takeEvents();
-            c.streamEvents += e;
-            stats.events += e;
+            streams.take(c);
         }
         if (c.channel != null) {
             flush(c);
@@ -236,22 +237,14 @@ final class Worker extends Thread {
             return;
         }
         long due = c.complete();
+        if (mode == Mode.SSE) {
+            streamEnded(c, now);
+            return;
+        }
         long sentAt = c.lastActual();
         boolean statusOk = c.parser.status() == spec.expectStatus();
         boolean bodyOk = c.parser.bodyMatches();
         boolean count = mode != Mode.CLOSED && mode != Mode.OPEN || engine.recording();
-        if (mode == Mode.SSE) {
-            long e = c.parser.takeEvents();
-            c.streamEvents += e;
-            stats.events += e;
-            bodyOk &= c.parser.isEventStream() && (spec.events() <= 0 || c.streamEvents == spec.events());
-            if (!bodyOk) {
-                stats.error("stream " + c.index + ": " + c.streamEvents + " events, event-stream="
-                        + c.parser.isEventStream());
-            }
-            c.streamEvents = 0;
-            stats.streams++;
-        }
         if (count) {
             stats.requests++;
             if (!statusOk) {
@@ -270,7 +263,7 @@ final class Worker extends Thread {
             }
         }
         switch (mode) {
-            case IDLE, SSE -> {
+            case IDLE -> {
                 c.answered = true;
                 engine.finished(1);
             }
@@ -294,6 +287,12 @@ final class Worker extends Thread {
             }
             default -> { }
         }
+    }
+
+    /** SSE: the server ended a stream (or answered without one); the events it did not send are missing. */
+    private void streamEnded(Conn c, long now) {
+        streams.ended(c);
+        lost(c, now, null);
     }
 
     /** LONG_POLL: the engine started the next cycle (all answered): every live connection polls again. */

@@ -33,7 +33,7 @@ class WrkTest {
 
     @Test
     void scriptsCarryBodyAndPipelining() {
-        Map<String, Scenario> all = Scenario.all(false, 10, 10, 100);
+        Map<String, Scenario> all = Scenario.all(Options.parse(new String[0]));
         String echo = Wrk.script(all.get("echo"));
         assertTrue(echo.contains("wrk.method = \"POST\"") && echo.contains("{\"name\":\"wrk\",\"amount\":12.34}"), echo);
         String pipe = Wrk.script(all.get("pipeline"));

@@ -7,13 +7,19 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,12 +31,22 @@ class EngineTest {
     private static final byte[] HELLO = "Hello, World!".getBytes(StandardCharsets.US_ASCII);
     private static final ConcurrentLinkedQueue<dev.fleche.transport.HttpExchange> WAITING = new ConcurrentLinkedQueue<>();
     private static final AtomicInteger WAITING_COUNT = new AtomicInteger();
+    private static final Broadcast SSE = new Broadcast(1);
+    private static final Broadcast GAPPY = new Broadcast(2);
     private static HttpServer server;
 
     @BeforeAll
     static void start() throws Exception {
         server = HttpServer.create(ServerOptions.builder().address("127.0.0.1", 0).build(), ex -> {
             HttpFields text = new HttpFields(1).add("Content-Type", "text/plain");
+            if (ex.path().startsWith("/sse")) {
+                SSE.handle(ex, ex.path().substring(4));
+                return;
+            }
+            if (ex.path().startsWith("/gappy")) {
+                GAPPY.handle(ex, ex.path().substring(6));
+                return;
+            }
             switch (ex.path()) {
                 case "/hello" -> ex.respond(200, text, HELLO);
                 case "/slow" -> ex.schedule(() -> ex.respond(200, text, HELLO), 20, TimeUnit.MILLISECONDS);
@@ -47,17 +63,53 @@ class EngineTest {
                     }
                     ex.respond(200, text, Integer.toString(n).getBytes(StandardCharsets.US_ASCII));
                 }
-                case "/sse" -> {
-                    var out = ex.startResponse(200, new HttpFields(1).add("Content-Type", "text/event-stream"), -1);
-                    for (int i = 0; i < 3; i++) {
-                        out.write("data: x\n\n".getBytes(StandardCharsets.US_ASCII));
-                    }
-                    out.close();
-                }
                 default -> ex.respond(404, text, new byte[0]);
             }
         });
         server.start();
+    }
+
+    /** An SSE broadcast of the test server, its events numbered {@code step} apart (the contract wants 1). */
+    private static final class Broadcast {
+        private final Set<OutputStream> subscribers = ConcurrentHashMap.newKeySet();
+        private final AtomicLong sent = new AtomicLong();
+        private final int step;
+
+        Broadcast(int step) {
+            this.step = step;
+        }
+
+        void handle(dev.fleche.transport.HttpExchange ex, String rest) throws IOException {
+            HttpFields text = new HttpFields(1).add("Content-Type", "text/plain");
+            switch (rest) {
+                case "" -> {
+                    OutputStream out = ex.startResponse(200, new HttpFields(1).add("Content-Type", "text/event-stream"), -1);
+                    subscribers.add(out);
+                    ex.onDisconnect(() -> subscribers.remove(out));
+                    out.flush();
+                }
+                case "/subscribers" -> ex.respond(200, text, ascii(subscribers.size()));
+                case "/broadcast" -> {
+                    Instant now = Instant.now();
+                    byte[] event = ("data: " + sent.addAndGet(step) + " " + (now.getEpochSecond() * 1_000_000L
+                            + now.getNano() / 1000) + "\n\n").getBytes(StandardCharsets.US_ASCII);
+                    for (OutputStream out : subscribers) {
+                        try {
+                            out.write(event);
+                            out.flush();
+                        } catch (IOException gone) {
+                            subscribers.remove(out);
+                        }
+                    }
+                    ex.respond(200, text, ascii(subscribers.size()));
+                }
+                default -> ex.respond(404, text, new byte[0]);
+            }
+        }
+
+        private static byte[] ascii(int n) {
+            return Integer.toString(n).getBytes(StandardCharsets.US_ASCII);
+        }
     }
 
     @AfterAll
@@ -117,9 +169,42 @@ class EngineTest {
     }
 
     @Test
-    void sseCountsEvents() throws Exception {
-        LoadReport r = Engine.run(spec("/sse").mode(LoadSpec.Mode.SSE).expectBody((byte[]) null).events(3).build());
+    void sseChecksEveryEventAndTimesTheWindowsOnes() throws Exception {
+        int[] ready = new int[1];
+        boolean[] phases = new boolean[2];
+        LoadReport r = Engine.run(sse("/sse").build(), new Engine.Hooks() {
+            @Override
+            public void ready(int cycle, int clients) {
+                ready[0] = clients;
+            }
+
+            @Override
+            public void recording() {
+                phases[0] = true;
+            }
+
+            @Override
+            public void recorded() {
+                phases[1] = phases[0];
+            }
+        });
         assertEquals(0, r.errors(), r.format());
-        assertEquals(60, r.events(), r.format());
+        assertEquals(20, ready[0], r.format());
+        assertEquals(20, r.requests(), r.format());
+        assertEquals(20 * 5, r.events(), r.format());
+        assertEquals(20 * 5, r.latency().getTotalCount(), r.format());
+        assertTrue(phases[1], "recording, then recorded");
+    }
+
+    @Test
+    void sseSeesAMissingEvent() throws Exception {
+        LoadReport r = Engine.run(sse("/gappy").build());
+        assertEquals(20 * (2 + 5 - 1), r.bodyErrors(), r.format());
+    }
+
+    /** 20 subscribers, an event every 20 ms: 2 in the warm-up, 5 measured. */
+    private static LoadSpec.Builder sse(String path) {
+        return spec(path).mode(LoadSpec.Mode.SSE).expectBody((byte[]) null).interval(Duration.ofMillis(20))
+                .warmup(Duration.ofMillis(40)).duration(Duration.ofMillis(100));
     }
 }

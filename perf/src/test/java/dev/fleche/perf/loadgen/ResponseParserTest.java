@@ -61,13 +61,31 @@ class ResponseParserTest {
     }
 
     @Test
-    void countsServerSentEvents() {
-        ResponseParser p = new ResponseParser(null);
+    void decodesServerSentEventsAcrossChunks() {
         String r = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n"
-                + "1a\r\n\ndata: Hello, World!\n\n: c\n\r\n" + "14\r\ndata:Hello, World!\n\n\r\n0\r\n\r\n";
-        assertEquals(List.of("200:true"), feed(p, r, 40));
-        assertTrue(p.isEventStream());
-        assertEquals(2, p.takeEvents());
+                + "19\r\n: hi\n\ndata: 7 1000000\n\nda\r\n" + "10\r\nta:8 1000250\r\n\r\n\r\n0\r\n\r\n";
+        for (int split = 0; split <= r.length(); split++) {
+            ResponseParser p = new ResponseParser(null);
+            assertEquals(List.of("200:true"), feed(p, r, split), "split at " + split);
+            assertTrue(p.isEventStream());
+            EventStreamDecoder events = p.events();
+            assertEquals(2, events.decoded(), "split at " + split);
+            assertEquals(List.of(7L, 1_000_000L, 8L, 1_000_250L), List.of(events.number(0), events.sentMicros(0),
+                    events.number(1), events.sentMicros(1)), "split at " + split);
+            assertEquals(0, events.takeMalformed());
+        }
+    }
+
+    @Test
+    void countsBodyBytesAndSeesTheHead() {
+        ResponseParser p = new ResponseParser(null);
+        ByteBuffer head = ByteBuffer.wrap("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc"
+                .getBytes(StandardCharsets.US_ASCII));
+        assertFalse(p.feed(head));
+        assertTrue(p.headReceived());
+        assertEquals(3, p.bodyLength());
+        assertTrue(p.feed(ByteBuffer.wrap("\r\n2\r\nde\r\n0\r\n\r\n".getBytes(StandardCharsets.US_ASCII))));
+        assertEquals(5, p.bodyLength());
     }
 
     @Test

@@ -2,6 +2,7 @@ package dev.fleche.perf.peers.netty;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.fleche.perf.app.EventData;
 import dev.fleche.perf.app.Item;
 import dev.fleche.perf.app.Message;
 import io.netty.bootstrap.ServerBootstrap;
@@ -17,6 +18,8 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
@@ -36,6 +39,7 @@ import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.codec.http.QueryStringDecoder;
+import io.netty.util.concurrent.GlobalEventExecutor;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
@@ -44,6 +48,7 @@ import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Transport-ceiling peer: raw Netty 4.2 with {@link HttpServerCodec} on the NIO transport.
@@ -51,11 +56,13 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>One boss thread, a worker group of Netty's default size (2 x cores). Endpoints (the benchmark contract, see
  * perf/README.md): {@code GET /hello} answers {@code 200 text/plain "Hello, World!"}; {@code GET /json} and
  * {@code POST /echo} use Jackson; {@code GET /async?delayMs=N} answers from the channel's event loop after N ms;
- * {@code GET /poll}, {@code GET /waiting}, {@code POST /broadcast} are the long-poll trio;
- * {@code GET /sse?count=C&intervalMs=I} streams C events; anything else {@code 404}. No aggregator: only
- * {@code /echo} collects its body. Keep-alive is honoured ({@link HttpUtil#isKeepAlive}); pipelined requests are
- * answered in order, and responses are flushed once per read batch ({@code channelReadComplete}), as in Netty's
- * own hello-world example.
+ * {@code GET /poll}, {@code GET /waiting}, {@code POST /broadcast} are the long-poll trio; {@code GET /sse},
+ * {@code GET /sse/subscribers}, {@code POST /sse/broadcast} the SSE trio (the subscribers are a
+ * {@link ChannelGroup}, and a broadcast is one {@code writeAndFlush} to the group); {@code POST /upload} counts
+ * the body's bytes as they pass; {@code GET /download?bytes=N} writes N zeros, chunked, 64 KiB at a time while
+ * the channel is writable; anything else {@code 404}. No aggregator: only {@code /echo} collects its body.
+ * Keep-alive is honoured ({@link HttpUtil#isKeepAlive}); pipelined requests are answered in order, and responses
+ * are flushed once per read batch ({@code channelReadComplete}), as in Netty's own hello-world example.
  *
  * <p>Usage: {@code java -jar netty-peer.jar PORT}; prints {@code READY <port>} once listening.
  */
@@ -64,10 +71,13 @@ public final class NettyPeer {
     private static final byte[] HELLO = "Hello, World!".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] NOT_FOUND = "Not Found".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] BAD_REQUEST = "Bad Request".getBytes(StandardCharsets.US_ASCII);
-    private static final byte[] SSE_EVENT = "data: Hello, World!\n\n".getBytes(StandardCharsets.US_ASCII);
+    private static final int CHUNK = 64 * 1024;
+    private static final ByteBuf ZEROS = Unpooled.unreleasableBuffer(Unpooled.directBuffer(CHUNK).writeZero(CHUNK));
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final ConcurrentLinkedQueue<Waiter> WAITING = new ConcurrentLinkedQueue<>();
     private static final AtomicInteger WAITING_COUNT = new AtomicInteger();
+    private static final ChannelGroup SUBSCRIBERS = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
+    private static final AtomicLong SENT = new AtomicLong();
 
     private NettyPeer() {
     }
@@ -106,10 +116,14 @@ public final class NettyPeer {
     private record Waiter(ChannelHandlerContext ctx, boolean keepAlive) {
     }
 
-    /** Per channel (it keeps the body of an {@code /echo} in progress). */
+    /** Per channel (it keeps the body of an {@code /echo}, and the state of an upload or download, in progress). */
     static final class BenchHandler extends SimpleChannelInboundHandler<HttpObject> {
         private CompositeByteBuf echoBody;
         private boolean echoKeepAlive;
+        private long uploaded = -1;
+        private boolean uploadKeepAlive;
+        private long downloadLeft = -1;
+        private boolean downloadKeepAlive;
 
         @Override
         protected void channelRead0(ChannelHandlerContext ctx, HttpObject msg) throws Exception {
@@ -120,6 +134,13 @@ public final class NettyPeer {
                 echoBody.addComponent(true, content.content().retain());
                 if (msg instanceof LastHttpContent) {
                     echo(ctx);
+                }
+            } else if (msg instanceof HttpContent content && uploaded >= 0) {
+                uploaded += content.content().readableBytes();
+                if (msg instanceof LastHttpContent) {
+                    send(ctx, uploadKeepAlive, response(ctx, HttpResponseStatus.OK, TEXT,
+                            Long.toString(uploaded).getBytes(StandardCharsets.US_ASCII)), false);
+                    uploaded = -1;
                 }
             }
         }
@@ -160,7 +181,18 @@ public final class NettyPeer {
                 }
                 send(ctx, keepAlive, response(ctx, HttpResponseStatus.OK, TEXT, ascii(n)), false);
             } else if (get && path.equals("/sse")) {
-                sse(ctx, longParam(uri, "count", 10), longParam(uri, "intervalMs", 100));
+                subscribe(ctx);
+            } else if (get && path.equals("/sse/subscribers")) {
+                send(ctx, keepAlive, response(ctx, HttpResponseStatus.OK, TEXT, ascii(SUBSCRIBERS.size())), false);
+            } else if (req.method() == HttpMethod.POST && path.equals("/sse/broadcast")) {
+                String event = "data: " + EventData.of(SENT.incrementAndGet()) + "\n\n";
+                SUBSCRIBERS.writeAndFlush(new DefaultHttpContent(Unpooled.copiedBuffer(event, StandardCharsets.US_ASCII)));
+                send(ctx, keepAlive, response(ctx, HttpResponseStatus.OK, TEXT, ascii(SUBSCRIBERS.size())), false);
+            } else if (req.method() == HttpMethod.POST && path.equals("/upload")) {
+                uploaded = 0;
+                uploadKeepAlive = keepAlive;
+            } else if (get && path.equals("/download")) {
+                download(ctx, longParam(uri, "bytes", 0), keepAlive);
             } else {
                 send(ctx, keepAlive, response(ctx, HttpResponseStatus.NOT_FOUND, TEXT, NOT_FOUND), false);
             }
@@ -176,12 +208,50 @@ public final class NettyPeer {
             send(ctx, echoKeepAlive, response(ctx, HttpResponseStatus.OK, APPLICATION_JSON, json(item)), false);
         }
 
-        private static void sse(ChannelHandlerContext ctx, long count, long intervalMs) {
+        /** Sends the stream's head and joins the group (which drops the channel when it closes). */
+        private static void subscribe(ChannelHandlerContext ctx) {
             DefaultHttpResponse head = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
             head.headers().set(HttpHeaderNames.CONTENT_TYPE, "text/event-stream")
                     .set(HttpHeaderNames.TRANSFER_ENCODING, HttpHeaderValues.CHUNKED);
             ctx.writeAndFlush(head);
-            new EventStream(ctx, count, intervalMs).run();
+            SUBSCRIBERS.add(ctx.channel());
+        }
+
+        private void download(ChannelHandlerContext ctx, long bytes, boolean keepAlive) {
+            DefaultHttpResponse head = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
+            head.headers().set(HttpHeaderNames.CONTENT_TYPE, "application/octet-stream")
+                    .set(HttpHeaderNames.TRANSFER_ENCODING, HttpHeaderValues.CHUNKED);
+            ctx.write(head);
+            downloadLeft = bytes;
+            downloadKeepAlive = keepAlive;
+            writeDownload(ctx);
+        }
+
+        /** Writes download chunks while the channel is writable; the rest when it is writable again. */
+        private void writeDownload(ChannelHandlerContext ctx) {
+            while (downloadLeft > 0 && ctx.channel().isWritable()) {
+                int n = (int) Math.min(CHUNK, downloadLeft);
+                ctx.write(new DefaultHttpContent(ZEROS.duplicate().writerIndex(n)), ctx.voidPromise());
+                downloadLeft -= n;
+            }
+            if (downloadLeft > 0) {
+                ctx.flush();
+                return;
+            }
+            downloadLeft = -1;
+            if (downloadKeepAlive) {
+                ctx.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT, ctx.voidPromise());
+            } else {
+                ctx.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT).addListener(ChannelFutureListener.CLOSE);
+            }
+        }
+
+        @Override
+        public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+            if (downloadLeft > 0 && ctx.channel().isWritable()) {
+                writeDownload(ctx);
+            }
+            ctx.fireChannelWritabilityChanged();
         }
 
         @Override
@@ -200,33 +270,6 @@ public final class NettyPeer {
         @Override
         public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
             ctx.close();
-        }
-    }
-
-    /** Writes one event per run on the channel's event loop, then schedules the next; ends after {@code count}. */
-    private static final class EventStream implements Runnable {
-        private final ChannelHandlerContext ctx;
-        private final long count;
-        private final long intervalMs;
-        private long sent;
-
-        EventStream(ChannelHandlerContext ctx, long count, long intervalMs) {
-            this.ctx = ctx;
-            this.count = count;
-            this.intervalMs = intervalMs;
-        }
-
-        @Override
-        public void run() {
-            if (!ctx.channel().isActive()) {
-                return;
-            }
-            if (sent++ == count) {
-                ctx.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT);
-                return;
-            }
-            ctx.writeAndFlush(new DefaultHttpContent(Unpooled.wrappedBuffer(SSE_EVENT)));
-            ctx.executor().schedule(this, intervalMs, TimeUnit.MILLISECONDS);
         }
     }
 

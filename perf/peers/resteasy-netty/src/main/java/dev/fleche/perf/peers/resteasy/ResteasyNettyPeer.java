@@ -8,7 +8,9 @@ import org.jboss.resteasy.spi.ResteasyDeployment;
 
 /**
  * Peer: the shared {@link BenchApplication} on RESTEasy 6.2's {@code resteasy-netty4} ({@link NettyJaxrsServer},
- * Netty 4.1), default thread counts, backlog 4096 as for every peer.
+ * Netty 4.1), default thread counts, backlog 4096 as for every peer, and the largest request size it accepts
+ * ({@code Integer.MAX_VALUE} instead of 10 MiB: the upload scenario sends 1 GiB; this server collects whole
+ * requests before the resource runs).
  *
  * <p>Sets {@code java.util.concurrent.ForkJoinPool.common.parallelism=2} itself, before anything touches the
  * common pool: on 2 cores the common pool's parallelism is 1, and then {@code CompletableFuture}'s async methods
@@ -31,7 +33,8 @@ public final class ResteasyNettyPeer {
                 .setPort(port)
                 .setRootResourcePath("")
                 .setSecurityDomain(null)
-                .setBacklog(4096);
+                .setBacklog(4096)
+                .setMaxRequestSize(Integer.MAX_VALUE);
         server.start();
         Runtime.getRuntime().addShutdownHook(new Thread(server::stop));
         Peers.ready(port);

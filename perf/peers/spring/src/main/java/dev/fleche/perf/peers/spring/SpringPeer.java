@@ -1,12 +1,17 @@
 package dev.fleche.perf.peers.spring;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.time.Instant;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.web.context.WebServerInitializedEvent;
@@ -19,11 +24,16 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.context.request.async.DeferredResult;
 import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
+import org.springframework.web.servlet.mvc.method.annotation.StreamingResponseBody;
 
 /**
  * Peer (seed system): Spring Boot 3.5 MVC on its default embedded Tomcat, the benchmark endpoints as a
  * {@link RestController}: {@code /hello}, {@code /json} and {@code /echo} (Jackson), {@code /async?delayMs=N} as a
- * {@link DeferredResult} set by a scheduler, the long-poll trio, and {@code /sse} with an {@link SseEmitter}.
+ * {@link DeferredResult} set by a scheduler, the long-poll trio, the SSE trio ({@code /sse} an {@link SseEmitter}
+ * kept in a set; {@code /sse/broadcast} sends the event to each, on the request's thread, as Spring's
+ * documentation shows; the data is {@code <number> <µs since the epoch>} as {@code dev.fleche.perf.app.EventData}
+ * writes it, which this peer does not link), {@code /upload} (the body as an {@link InputStream}, counted) and
+ * {@code /download?bytes=N} (a {@link StreamingResponseBody} writing zeros, 64 KiB at a time).
  *
  * <p>Spring Boot's defaults, except (as properties given here, so the JVM flags stay the same for every target):
  * bound to the host given (127.0.0.1), accept count 4096 as for every peer, Tomcat's connection cap raised from
@@ -41,6 +51,9 @@ public class SpringPeer {
     });
     private static final ConcurrentLinkedQueue<DeferredResult<String>> WAITING = new ConcurrentLinkedQueue<>();
     private static final AtomicInteger WAITING_COUNT = new AtomicInteger();
+    private static final Set<SseEmitter> SUBSCRIBERS = ConcurrentHashMap.newKeySet();
+    private static final AtomicLong SENT = new AtomicLong();
+    private static final int CHUNK = 64 * 1024;
 
     public record Message(String message) {
     }
@@ -114,31 +127,53 @@ public class SpringPeer {
     }
 
     @GetMapping(path = "/sse", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
-    public SseEmitter sse(@RequestParam(name = "count", defaultValue = "10") int count,
-                          @RequestParam(name = "intervalMs", defaultValue = "100") long intervalMs) {
+    public SseEmitter subscribe() {
         SseEmitter emitter = new SseEmitter(TimeUnit.HOURS.toMillis(1));
-        new EventStream(emitter, count, intervalMs).run();
+        SUBSCRIBERS.add(emitter);
+        emitter.onCompletion(() -> SUBSCRIBERS.remove(emitter));
+        emitter.onError(e -> SUBSCRIBERS.remove(emitter));
         return emitter;
     }
 
-    /** Sends one event per run and schedules the next; completes the emitter after {@code count}. */
-    private record EventStream(SseEmitter emitter, int count, long intervalMs, int[] sent) implements Runnable {
-        EventStream(SseEmitter emitter, int count, long intervalMs) {
-            this(emitter, count, intervalMs, new int[1]);
-        }
+    @GetMapping(path = "/sse/subscribers", produces = MediaType.TEXT_PLAIN_VALUE)
+    public String subscribers() {
+        return Integer.toString(SUBSCRIBERS.size());
+    }
 
-        @Override
-        public void run() {
-            if (sent[0]++ == count) {
-                emitter.complete();
-                return;
-            }
+    @PostMapping(path = "/sse/broadcast", produces = MediaType.TEXT_PLAIN_VALUE)
+    public String sseBroadcast() {
+        Instant now = Instant.now();
+        String data = SENT.incrementAndGet() + " " + (now.getEpochSecond() * 1_000_000L + now.getNano() / 1000);
+        for (SseEmitter emitter : SUBSCRIBERS) {
             try {
-                emitter.send(SseEmitter.event().data(HELLO, MediaType.TEXT_PLAIN));
-                SCHEDULER.schedule(this, intervalMs, TimeUnit.MILLISECONDS);
-            } catch (IOException e) {
-                emitter.completeWithError(e);
+                emitter.send(SseEmitter.event().data(data, MediaType.TEXT_PLAIN));
+            } catch (IOException | IllegalStateException e) {
+                SUBSCRIBERS.remove(emitter);
             }
         }
+        return Integer.toString(SUBSCRIBERS.size());
+    }
+
+    @PostMapping(path = "/upload", consumes = MediaType.APPLICATION_OCTET_STREAM_VALUE,
+            produces = MediaType.TEXT_PLAIN_VALUE)
+    public String upload(InputStream body) throws IOException {
+        byte[] buffer = new byte[CHUNK];
+        long total = 0;
+        for (int n; (n = body.read(buffer)) >= 0; ) {
+            total += n;
+        }
+        return Long.toString(total);
+    }
+
+    @GetMapping(path = "/download", produces = MediaType.APPLICATION_OCTET_STREAM_VALUE)
+    public StreamingResponseBody download(@RequestParam(name = "bytes", defaultValue = "0") long bytes) {
+        return out -> {
+            byte[] zeros = new byte[CHUNK];
+            for (long left = bytes; left > 0; ) {
+                int n = (int) Math.min(left, zeros.length);
+                out.write(zeros, 0, n);
+                left -= n;
+            }
+        };
     }
 }

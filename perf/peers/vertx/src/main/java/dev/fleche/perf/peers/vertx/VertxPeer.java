@@ -1,6 +1,7 @@
 package dev.fleche.perf.peers.vertx;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.fleche.perf.app.EventData;
 import dev.fleche.perf.app.Item;
 import dev.fleche.perf.app.Message;
 import io.vertx.core.DeploymentOptions;
@@ -9,12 +10,16 @@ import io.vertx.core.Vertx;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import java.io.IOException;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Transport-ceiling peer: Vert.x 5 with a vertx-web {@link Router}, one verticle instance (one event loop, one
@@ -23,8 +28,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>Endpoints (the benchmark contract, see perf/README.md): {@code GET /hello} answers
  * {@code 200 text/plain "Hello, World!"}; {@code GET /json} and {@code POST /echo} use Jackson;
  * {@code GET /async?delayMs=N} answers from a Vert.x timer; {@code /poll}, {@code /waiting}, {@code /broadcast}
- * are the long-poll trio; {@code GET /sse?count=C&intervalMs=I} streams C events; the Router answers 404 for
- * anything else. Vert.x handles keep-alive and pipelining (pipelining is on by default for the server).
+ * are the long-poll trio; {@code /sse}, {@code /sse/subscribers}, {@code /sse/broadcast} the SSE trio (each
+ * verticle keeps its own subscribers, on its own event loop; a broadcast is published on the event bus, and every
+ * verticle writes it to its subscribers); {@code POST /upload} counts the body's bytes as they pass;
+ * {@code GET /download?bytes=N} writes N zeros, chunked, 64 KiB at a time until the write queue is full, the rest
+ * from its drain handler; the Router answers 404 for anything else. Vert.x handles keep-alive and pipelining
+ * (pipelining is on by default for the server).
  *
  * <p>Usage: {@code java -jar vertx-peer.jar PORT}; prints {@code READY <port>} once all instances listen.
  */
@@ -35,6 +44,14 @@ public final class VertxPeer extends VerticleBase {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final ConcurrentLinkedQueue<RoutingContext> WAITING = new ConcurrentLinkedQueue<>();
     private static final AtomicInteger WAITING_COUNT = new AtomicInteger();
+    private static final String SSE_ADDRESS = "sse.broadcast";
+    private static final AtomicInteger SUBSCRIBERS = new AtomicInteger();
+    private static final AtomicLong SENT = new AtomicLong();
+    private static final int CHUNK = 64 * 1024;
+    private static final Buffer ZEROS = Buffer.buffer(new byte[CHUNK]);
+
+    /** This verticle's event streams, touched on its event loop only. */
+    private final Set<HttpServerResponse> subscribers = new HashSet<>();
 
     private final int port;
     private final String host;
@@ -74,22 +91,27 @@ public final class VertxPeer extends VerticleBase {
             }
             text(ctx.response()).end(Integer.toString(n));
         });
-        router.get("/sse").handler(ctx -> {
-            HttpServerResponse res = ctx.response().setChunked(true).putHeader("Content-Type", "text/event-stream");
-            long count = longParam(ctx, "count", 10);
-            long interval = Math.max(1, longParam(ctx, "intervalMs", 100));
-            long[] sent = {0};
-            res.write("");
-            vertx.setPeriodic(0, interval, id -> {
-                if (res.closed() || sent[0]++ == count) {
-                    vertx.cancelTimer(id);
-                    if (!res.closed()) {
-                        res.end();
-                    }
-                    return;
-                }
-                res.write("data: Hello, World!\n\n");
-            });
+        router.get("/sse").handler(ctx -> subscribe(ctx.response()));
+        router.get("/sse/subscribers").handler(ctx -> text(ctx.response()).end(Integer.toString(SUBSCRIBERS.get())));
+        router.post("/sse/broadcast").handler(ctx -> {
+            vertx.eventBus().publish(SSE_ADDRESS, "data: " + EventData.of(SENT.incrementAndGet()) + "\n\n");
+            text(ctx.response()).end(Integer.toString(SUBSCRIBERS.get()));
+        });
+        vertx.eventBus().<String>localConsumer(SSE_ADDRESS, message -> {
+            for (HttpServerResponse res : subscribers) {
+                res.write(message.body());
+            }
+        });
+        router.post("/upload").handler(ctx -> {
+            HttpServerRequest req = ctx.request();
+            long[] total = {0};
+            req.handler(chunk -> total[0] += chunk.length());
+            req.endHandler(v -> text(ctx.response()).end(Long.toString(total[0])));
+            req.resume();
+        });
+        router.get("/download").handler(ctx -> {
+            HttpServerResponse res = ctx.response().setChunked(true).putHeader("Content-Type", "application/octet-stream");
+            download(res, longParam(ctx, "bytes", 0));
         });
         HttpServerOptions options = new HttpServerOptions()
                 .setTcpNoDelay(true)
@@ -97,6 +119,33 @@ public final class VertxPeer extends VerticleBase {
         return vertx.createHttpServer(options)
                 .requestHandler(router)
                 .listen(port, host);
+    }
+
+    /** Sends the stream's head; the stream stays in {@link #subscribers} until it closes. */
+    private void subscribe(HttpServerResponse res) {
+        res.setChunked(true).putHeader("Content-Type", "text/event-stream").write("");
+        subscribers.add(res);
+        SUBSCRIBERS.incrementAndGet();
+        res.closeHandler(v -> {
+            subscribers.remove(res);
+            SUBSCRIBERS.decrementAndGet();
+        });
+    }
+
+    /** Writes zeros until the write queue is full, then continues from the drain handler; ends after {@code left}. */
+    private static void download(HttpServerResponse res, long left) {
+        long rest = left;
+        while (rest > 0 && !res.writeQueueFull()) {
+            int n = (int) Math.min(CHUNK, rest);
+            res.write(n == CHUNK ? ZEROS : ZEROS.slice(0, n));
+            rest -= n;
+        }
+        if (rest == 0) {
+            res.end();
+        } else {
+            long remaining = rest;
+            res.drainHandler(v -> download(res, remaining));
+        }
     }
 
     private static HttpServerResponse text(HttpServerResponse res) {
