@@ -62,17 +62,21 @@ stale() {
 
 if [[ $BUILD == 1 ]]; then
   mkdir -p "$PERF_DIR/results/tmp"
+  # A peer is stale when its jar is missing, or any source is newer than the last successful peer build (a
+  # marker file: the jars' own times cannot be trusted, the Spring plugin stamps its jar with a fixed date).
+  PEERS_MARK=$PERF_DIR/results/tmp/.peers-built
   PEERS_STALE=0
-  for jar in "$PERF_DIR"/peers/*/pom.xml; do
-    m=$(basename "$(dirname "$jar")")
+  for pom in "$PERF_DIR"/peers/*/pom.xml; do
+    m=$(basename "$(dirname "$pom")")
     [[ $m == app ]] && continue
-    stale "$PERF_DIR/peers/$m/target/$m-peer.jar" "$PERF_DIR/peers/$m" "$PERF_DIR/peers/pom.xml" \
-      "$PERF_DIR/src/main/java/dev/fleche/perf/app" && PEERS_STALE=1
+    [[ -f $PERF_DIR/peers/$m/target/$m-peer.jar ]] || PEERS_STALE=1
   done
+  stale "$PEERS_MARK" "$PERF_DIR/peers" "$PERF_DIR/src/main/java/dev/fleche/perf/app" && PEERS_STALE=1
   if [[ $PEERS_STALE == 1 ]]; then
     log "building the peers: mvn -q -B -f perf/peers/pom.xml package -DskipTests"
     mvn_build "$PERF_DIR/results/tmp/build-peers.log" -f perf/peers/pom.xml package -DskipTests \
       || die "peer build failed (log: $PERF_DIR/results/tmp/build-peers.log)"
+    touch "$PEERS_MARK"
   else
     log "peers up to date"
   fi
@@ -80,8 +84,10 @@ if [[ $BUILD == 1 ]]; then
   [[ $JERSEY == 4 ]] && PROFILE=(-Pjersey4)
   JAR=$PERF_DIR/target/fleche-perf.jar
   MARK=$PERF_DIR/target/.built-with-jersey$JERSEY
-  if [[ $SMOKE == 1 && -f $MARK ]] && ! stale "$JAR" "$ROOT/transport-nio" "$ROOT/jaxrs-bridge" "$PERF_DIR/src" \
-       "$PERF_DIR/pom.xml" "$ROOT/examples/transport-hello" "$ROOT/pom.xml"; then
+  # up to date: built by this script for this Jersey line (a jar rebuilt since, by hand, may be the other line)
+  if [[ $SMOKE == 1 && -f $MARK && ! $JAR -nt $MARK ]] \
+     && ! stale "$JAR" "$ROOT/transport-nio" "$ROOT/jaxrs-bridge" "$PERF_DIR/src" "$PERF_DIR/pom.xml" \
+       "$ROOT/examples/transport-hello" "$ROOT/pom.xml"; then
     log "Fleche targets up to date"
   else
     log "building Fleche and the perf module: mvn -q -B ${PROFILE[*]} -DskipTests package -pl perf,examples/transport-hello -am"

@@ -158,6 +158,9 @@ public final class Bench {
                     results.check(t.name(), Checks.run(t, server.port));
                     progress.log("  " + t.name() + " checks: " + results.checkSummary(t.name()));
                 }
+                if (o.jitWarmup > 0 && !sameServer.isEmpty()) {
+                    runs.jitWarmup(round, t, sameServer.get(0), server, useWrk);
+                }
                 for (Scenario s : sameServer) {
                     measure(round, t, s, server);
                     if (!server.alive()) {
@@ -237,7 +240,7 @@ public final class Bench {
     private long estimateSeconds() {
         long total = 0;
         for (Target t : targets) {
-            long per = 5; // start and checks
+            long per = 5 + (long) Math.ceil(o.jitWarmup); // start, checks, JIT warm-up
             for (Scenario s : selected) {
                 if (!t.can(s.feature())) {
                     continue;

@@ -29,6 +29,8 @@ final class Options {
               --scenarios LIST    comma-separated scenario names (default: the suite's); see --list
               --rounds N          rounds; targets alternate, order rotated every round (default 3)
               --warmup S          warm-up before each measured throughput run and SSE window (default 15)
+              --jit-warmup S      unmeasured load of the first throughput scenario right after each server start,
+                                  before its own warm-up, so that the JIT has compiled the common paths (default 0)
               --duration S        each measured throughput run and SSE window (default 30; wrk rounds up to
                                   whole seconds)
               --threads T         wrk/generator threads (default 2)
@@ -60,6 +62,7 @@ final class Options {
     Map<String, String> extraTargets = new LinkedHashMap<>();
     int rounds = 3;
     double warmup = 15;
+    double jitWarmup = 0;
     double duration = 30;
     int threads = 2;
     String generator = "auto";
@@ -105,6 +108,7 @@ final class Options {
                 case "--scenarios" -> o.scenarios = csv(args[++i]);
                 case "--rounds" -> { o.rounds = positive(a, args[++i]); rounds = true; }
                 case "--warmup" -> { o.warmup = seconds(a, args[++i], 0); warmup = true; }
+                case "--jit-warmup" -> o.jitWarmup = seconds(a, args[++i], 0);
                 case "--duration" -> { o.duration = seconds(a, args[++i], 0.1); duration = true; }
                 case "--threads" -> o.threads = positive(a, args[++i]);
                 case "--generator" -> o.generator = args[++i].toLowerCase(Locale.ROOT);

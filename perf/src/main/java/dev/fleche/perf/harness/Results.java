@@ -56,6 +56,7 @@ final class Results {
         meta.put("loadAverageAtStart", Proc.loadAverage());
         meta.put("rounds", o.rounds);
         meta.put("warmupSeconds", o.warmup);
+        meta.put("jitWarmupSeconds", o.jitWarmup);
         meta.put("durationSeconds", o.duration);
         meta.put("threads", o.threads);
         meta.put("pin", o.pin);

@@ -88,6 +88,22 @@ final class Runs {
         }
     }
 
+    /**
+     * Unmeasured load of {@code s} right after {@code server} started ({@code --jit-warmup}), so that every
+     * scenario after it starts from compiled code rather than the first one paying the JIT's warm-up.
+     */
+    void jitWarmup(int round, Target t, Scenario s, Server server, boolean useWrk)
+            throws IOException, InterruptedException {
+        progress.phase("JIT warm-up " + secs(o.jitWarmup) + " with " + s.name());
+        if (useWrk && s.kind().equals("closed")) {
+            String url = "http://127.0.0.1:" + server.port + s.path();
+            Wrk.run(work, t.name() + "-r" + round + "-jit-warmup", s, url, o.threads, (int) Math.ceil(o.jitWarmup),
+                    o.pinClient());
+        } else {
+            Engine.run(base(s, server).duration(millis(o.jitWarmup)).threads(o.threads).depth(s.depth()).build());
+        }
+    }
+
     Map<String, Object> wrk(int round, Target t, Scenario s, Server server)
             throws IOException, InterruptedException {
         String url = "http://127.0.0.1:" + server.port + s.path();

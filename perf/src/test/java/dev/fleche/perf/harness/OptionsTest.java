@@ -42,6 +42,13 @@ class OptionsTest {
     }
 
     @Test
+    void jitWarmupIsOffUnlessGiven() {
+        assertEquals(0, Options.parse(new String[0]).jitWarmup);
+        assertEquals(15, Options.parse(new String[] {"--jit-warmup", "15"}).jitWarmup);
+        assertThrows(IllegalArgumentException.class, () -> Options.parse(new String[] {"--jit-warmup", "-1"}));
+    }
+
+    @Test
     void scenariosFollowTheOptions() {
         Map<String, Scenario> s = Scenario.all(Options.parse(new String[] {"--sse", "123", "--transfer-bytes", "3m"}));
         assertEquals(123, s.get("sse").connections());
