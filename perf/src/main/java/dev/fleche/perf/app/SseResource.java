@@ -12,6 +12,7 @@ import jakarta.ws.rs.sse.SseEventSink;
 
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Server-sent events through one {@link SseBroadcaster}, the Jakarta REST way to send the same event to many
@@ -36,7 +37,7 @@ import java.util.concurrent.atomic.AtomicLong;
 public class SseResource {
     private static final AtomicInteger SUBSCRIBERS = new AtomicInteger();
     private static final AtomicLong SENT = new AtomicLong();
-    private static SseBroadcaster broadcaster;
+    private static final AtomicReference<SseBroadcaster> BROADCASTER = new AtomicReference<>();
 
     @GET
     @Produces(MediaType.SERVER_SENT_EVENTS)
@@ -60,11 +61,18 @@ public class SseResource {
         return Integer.toString(SUBSCRIBERS.get());
     }
 
-    private static synchronized SseBroadcaster broadcaster(Sse sse) {
-        if (broadcaster == null) {
-            broadcaster = sse.newBroadcaster();
-            broadcaster.onClose(sink -> SUBSCRIBERS.decrementAndGet());
+    /** The one broadcaster: a plain read once it exists, no lock on the subscribe path. */
+    private static SseBroadcaster broadcaster(Sse sse) {
+        SseBroadcaster current = BROADCASTER.get();
+        if (current != null) {
+            return current;
         }
-        return broadcaster;
+        SseBroadcaster created = sse.newBroadcaster();
+        created.onClose(sink -> SUBSCRIBERS.decrementAndGet());
+        if (!BROADCASTER.compareAndSet(null, created)) {
+            created.close(); // another request's won; this one never had a sink
+            return BROADCASTER.get();
+        }
+        return created;
     }
 }
