@@ -2,14 +2,10 @@ package dev.fleche.perf.loadgen;
 
 import dev.fleche.perf.loadgen.LoadSpec.Mode;
 import org.HdrHistogram.Histogram;
-import org.HdrHistogram.HistogramLogWriter;
 
 import java.io.IOException;
-import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,7 +16,8 @@ import java.util.function.LongSupplier;
 
 /**
  * Runs one {@link LoadSpec}: splits the connections among {@link Worker} threads, steers them through the phases
- * of the mode, writes the HdrHistogram log, and merges what they counted into a {@link LoadReport}.
+ * of the mode (asking the server under test through {@link ServerControl} where a phase needs it), has the
+ * {@link IntervalLog} written, and merges what the workers counted into a {@link LoadReport}.
  *
  * <pre>
  *   CLOSED/OPEN  start --warm-up--> recording (log an interval every second) --duration--> stop
@@ -64,6 +61,7 @@ public final class Engine {
 
     private final LoadSpec spec;
     private final Hooks hooks;
+    private final ServerControl server;
     private final List<Worker> workers = new ArrayList<>();
     private volatile boolean stopped;
     private volatile boolean sending = true;
@@ -81,6 +79,7 @@ public final class Engine {
     private Engine(LoadSpec spec, Hooks hooks) {
         this.spec = spec;
         this.hooks = hooks;
+        this.server = new ServerControl(spec);
     }
 
     /** Runs {@code spec} to its end. */
@@ -108,9 +107,9 @@ public final class Engine {
 
     private LoadReport execute() throws IOException, InterruptedException {
         if (spec.mode() == Mode.LONG_POLL) {
-            broadcast(BROADCAST_PATH); // resume polls left over from an earlier run, so the waiting count is ours
+            server.resumePolls(); // resume polls left over from an earlier run, so the waiting count is ours
         }
-        long subscribersBefore = spec.mode() == Mode.SSE ? subscribers() : 0; // streams left over count too
+        long subscribersBefore = spec.mode() == Mode.SSE ? server.subscribers() : 0; // streams left over count too
         startWorkers();
         Histogram latency = new Histogram(3);
         Histogram service = new Histogram(3);
@@ -118,7 +117,7 @@ public final class Engine {
         double resumeAll = 0;
         long started = System.nanoTime();
         double seconds;
-        try (Log log = new Log(spec)) {
+        try (IntervalLog log = new IntervalLog(spec)) {
             switch (spec.mode()) {
                 case CLOSED, OPEN -> seconds = loop(log, latency, service);
                 case IDLE -> {
@@ -182,7 +181,7 @@ public final class Engine {
     }
 
     /** CLOSED/OPEN: warm-up, then the recorded window; returns its length in seconds. */
-    private double loop(Log log, Histogram latency, Histogram service) throws InterruptedException {
+    private double loop(IntervalLog log, Histogram latency, Histogram service) throws InterruptedException {
         sleep(spec.warmup());
         for (Worker w : workers) { // drop what the warm-up recorded
             w.stats.latency.getIntervalHistogram();
@@ -234,7 +233,7 @@ public final class Engine {
     private long[] pollCycle(int cycle, Histogram latency, Histogram service) throws IOException, InterruptedException {
         this.cycle = cycle; // the workers send this cycle's polls (the first ones go out as connections open)
         long deadline = openDeadline();
-        while (waiting() < spec.connections() - failedConnections.get() && System.nanoTime() < deadline
+        while (server.waiting() < spec.connections() - failedConnections.get() && System.nanoTime() < deadline
                 && workerFailure == null) {
             Thread.sleep(50);
         }
@@ -243,7 +242,7 @@ public final class Engine {
         hooks.ready(cycle, (int) expected);
         long before = answered.get();
         broadcastNanos = System.nanoTime();
-        long count = broadcast(BROADCAST_PATH);
+        long count = server.resumePolls();
         long target = before + expected;
         awaitCount(() -> answered.get() + failedConnections.get() - failedBefore, target, System.nanoTime() + spec.timeout().toNanos());
         Histogram cycleLatency = drain(latency, service)[0];
@@ -259,11 +258,11 @@ public final class Engine {
     private double broadcasts(long subscribersBefore) throws IOException, InterruptedException {
         long deadline = openDeadline();
         int n = spec.connections();
-        while (subscribers() - subscribersBefore < n - finished.get() && subscribed.get() < n - finished.get()
+        while (server.subscribers() - subscribersBefore < n - finished.get() && subscribed.get() < n - finished.get()
                 && System.nanoTime() < deadline && workerFailure == null) {
             Thread.sleep(50);
         }
-        hooks.ready(1, Math.max(subscribed.get(), (int) (subscribers() - subscribersBefore)));
+        hooks.ready(1, Math.max(subscribed.get(), (int) (server.subscribers() - subscribersBefore)));
         long warmup = spec.warmupTicks();
         long total = warmup + spec.ticks();
         long interval = spec.interval().toNanos();
@@ -276,7 +275,7 @@ public final class Engine {
                 recording = true;
                 windowStart = System.nanoTime();
             }
-            broadcast(spec.path() + BROADCAST_SUFFIX);
+            server.broadcastEvent();
         }
         sleepUntil(t0 + total * interval); // the last broadcast's interval belongs to the window
         awaitCount(() -> delivered.get() + (long) finished.get() * total, (long) n * total,
@@ -285,42 +284,6 @@ public final class Engine {
         recording = false;
         hooks.recorded();
         return seconds;
-    }
-
-    private long subscribers() throws IOException {
-        String path = spec.path() + SUBSCRIBERS_SUFFIX;
-        long count = count(path);
-        if (count < 0) {
-            throw new IOException("GET " + path + " did not answer a count");
-        }
-        return count;
-    }
-
-    private long waiting() {
-        return count(WAITING_PATH);
-    }
-
-    /** {@code GET path} answered with a number: the number, else -1. */
-    private long count(String path) {
-        try {
-            BlockingHttp.Response r = BlockingHttp.get(spec.host(), spec.port(), path, Duration.ofSeconds(10));
-            return r.status() == 200 ? Long.parseLong(r.bodyText().trim()) : -1;
-        } catch (IOException | NumberFormatException e) {
-            return -1;
-        }
-    }
-
-    private long broadcast(String path) throws IOException {
-        BlockingHttp.Response r = BlockingHttp.exchange(spec.host(), spec.port(), "POST", path, null, null,
-                spec.timeout());
-        if (r.status() != 200) {
-            throw new IOException("POST " + path + " answered " + r.status());
-        }
-        try {
-            return Long.parseLong(r.bodyText().trim());
-        } catch (NumberFormatException e) {
-            throw new IOException("POST " + path + " answered '" + r.bodyText() + "', not a count", e);
-        }
     }
 
     /** How long opening every connection may take: the timeout plus 10 ms per connection. */
@@ -379,57 +342,5 @@ public final class Engine {
         return new LoadReport(spec.describe(), spec.mode(), s.requests, seconds, s.statusErrors, s.bodyErrors,
                 s.socketErrors, s.timeouts, s.connectErrors, s.dropped, s.reconnects, s.closedByServer, opened,
                 stillOpen, s.events, incomplete, resumed, resumeAll, latency, service, firstError);
-    }
-
-    /** The HdrHistogram interval log (nothing when the spec names no file). */
-    private static final class Log implements AutoCloseable {
-        private final PrintStream out;
-        private final HistogramLogWriter writer;
-        private final long startMillis = System.currentTimeMillis();
-        private final long startNanos = System.nanoTime();
-
-        Log(LoadSpec spec) throws IOException {
-            if (spec.hlog() == null) {
-                out = null;
-                writer = null;
-                return;
-            }
-            if (spec.hlog().getParent() != null) {
-                Files.createDirectories(spec.hlog().getParent());
-            }
-            out = new PrintStream(Files.newOutputStream(spec.hlog()), false, StandardCharsets.US_ASCII);
-            writer = new HistogramLogWriter(out);
-            writer.outputComment("[" + spec.describe() + "] latency in ns; tag 'service': from the actual send");
-            writer.outputLogFormatVersion();
-            writer.outputStartTime(startMillis);
-            writer.setBaseTime(startMillis);
-            writer.outputLegend();
-        }
-
-        /** Logs {@code latency} (and {@code service}, tagged, when given) for the interval from {@code fromNanos} to now. */
-        void interval(Histogram latency, Histogram service, long fromNanos) {
-            if (writer == null) {
-                return;
-            }
-            long start = startMillis + TimeUnit.NANOSECONDS.toMillis(fromNanos - startNanos);
-            long end = System.currentTimeMillis();
-            latency.setStartTimeStamp(start);
-            latency.setEndTimeStamp(end);
-            writer.outputIntervalHistogram(latency);
-            if (service != null) {
-                Histogram tagged = service.copy();
-                tagged.setTag("service");
-                tagged.setStartTimeStamp(start);
-                tagged.setEndTimeStamp(end);
-                writer.outputIntervalHistogram(tagged);
-            }
-        }
-
-        @Override
-        public void close() {
-            if (out != null) {
-                out.close();
-            }
-        }
     }
 }

@@ -3,27 +3,21 @@ package dev.fleche.perf.loadgen;
 import dev.fleche.perf.loadgen.LoadSpec.Mode;
 
 import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
-import java.nio.channels.SocketChannel;
-import java.util.ArrayDeque;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One selector thread driving a share of the connections: connects them (at most {@link #maxConnecting} at a
- * time), sends requests as the mode says, parses and checks responses (SSE: every event, by a {@link StreamCheck}),
- * records latencies, reopens connections the server closed (closed and open loop), and enforces the response
- * timeout. Only this thread touches its
- * connections; the {@link Engine} steers it through volatile flags it reads on every turn of the loop.
+ * One selector thread driving a share of the connections: sends requests as the mode says, parses and checks
+ * responses (SSE: every event, by a {@link StreamCheck}), records latencies, and enforces the response timeout.
+ * Its {@link Connector} opens, reopens and gives up the connections; its {@link OpenLoop} paces the open loop's
+ * requests. Only this thread touches its connections; the {@link Engine} steers it through volatile flags it reads
+ * on every turn of the loop.
  */
 final class Worker extends Thread {
     private static final long CHECK_EVERY_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
-    private static final int MAX_CONNECT_FAILURES = 5;
-    private static final int MAX_BACKLOG = 1 << 20;
 
     final Stats stats = new Stats();
     private final Engine engine;
@@ -31,21 +25,13 @@ final class Worker extends Thread {
     private final Mode mode;
     private final byte[] request;
     private final List<Conn> conns;
-    private final InetSocketAddress target;
-    private final ArrayDeque<Conn> toConnect = new ArrayDeque<>();
     private final ByteBuffer readBuffer = ByteBuffer.allocateDirect(64 * 1024);
-    private final int maxConnecting;
     private final long timeoutNanos;
+    private final Connector connector;
+    private final OpenLoop openLoop;
     private final StreamCheck streams;
-    private Selector selector;
-    private int connecting;
     private int pollCycle = 1;
     private long nextCheck;
-
-    // open loop: request j of this worker is due at scheduleStart + j * interval, on connection j % n
-    private final double intervalNanos;
-    private long scheduleStart;
-    private long nextRequest;
 
     Worker(Engine engine, int id, List<Conn> conns, double rateShare) {
         super("loadgen-" + id);
@@ -55,23 +41,21 @@ final class Worker extends Thread {
         this.mode = spec.mode();
         this.request = spec.requestBytes();
         this.conns = conns;
-        this.target = new InetSocketAddress(spec.host(), spec.port());
-        this.maxConnecting = Math.max(16, 256 / spec.threads());
         this.timeoutNanos = spec.timeout().toNanos();
+        this.connector = new Connector(this, engine, stats, conns);
+        this.openLoop = new OpenLoop(this, engine, stats, conns, request, rateShare);
         this.streams = new StreamCheck(engine, stats);
-        this.intervalNanos = rateShare > 0 ? 1e9 / rateShare : 0;
-        toConnect.addAll(conns);
     }
 
     @Override
     public void run() {
-        try (Selector s = Selector.open()) {
-            selector = s;
-            scheduleStart = System.nanoTime();
-            nextCheck = scheduleStart + CHECK_EVERY_NANOS;
+        try (Selector selector = Selector.open()) {
+            long start = System.nanoTime();
+            openLoop.start(start);
+            nextCheck = start + CHECK_EVERY_NANOS;
             while (!engine.stopped()) {
                 long now = System.nanoTime();
-                startConnects(now);
+                connector.startConnects(selector, now);
                 long wait = waitMillis(now);
                 if (wait == 0) {
                     selector.selectNow();
@@ -84,7 +68,7 @@ final class Worker extends Thread {
                 }
                 selector.selectedKeys().clear();
                 if (mode == Mode.OPEN) {
-                    openLoopTick(now);
+                    openLoop.tick(now);
                 } else if (mode == Mode.LONG_POLL) {
                     nextPollCycle(now);
                 }
@@ -98,7 +82,7 @@ final class Worker extends Thread {
             engine.workerFailed(e);
         } finally {
             for (Conn c : conns) {
-                closeChannel(c);
+                connector.close(c);
             }
         }
     }
@@ -106,46 +90,12 @@ final class Worker extends Thread {
     /** How long the selector may wait: until the next due request, check, or stop poll (at most 50 ms). */
     private long waitMillis(long now) {
         long until = Math.min(nextCheck, now + TimeUnit.MILLISECONDS.toNanos(50));
-        if (mode == Mode.OPEN && engine.sending() && intervalNanos > 0) {
-            until = Math.min(until, dueTime(nextRequest));
+        if (mode == Mode.OPEN) {
+            until = Math.min(until, openLoop.nextDueNanos());
         }
-        if (!toConnect.isEmpty() && connecting < maxConnecting) {
-            until = Math.min(until, toConnect.peek().retryAtNanos);
-        }
+        until = Math.min(until, connector.nextConnectNanos());
         long ms = (until - now) / 1_000_000;
         return Math.max(0, ms);
-    }
-
-    private long dueTime(long j) {
-        return scheduleStart + (long) (j * intervalNanos);
-    }
-
-    private void startConnects(long now) {
-        while (connecting < maxConnecting && !toConnect.isEmpty() && toConnect.peek().retryAtNanos <= now) {
-            Conn c = toConnect.poll();
-            if (c.done || c.channel != null) {
-                continue;
-            }
-            try {
-                SocketChannel ch = SocketChannel.open();
-                c.channel = ch;
-                ch.configureBlocking(false);
-                ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
-                if (c.source != null) {
-                    ch.bind(new InetSocketAddress(c.source, 0));
-                }
-                c.connectStartNanos = now;
-                if (ch.connect(target)) {
-                    c.key = ch.register(selector, SelectionKey.OP_READ, c);
-                    connected(c, now);
-                } else {
-                    c.key = ch.register(selector, SelectionKey.OP_CONNECT, c);
-                    connecting++;
-                }
-            } catch (IOException e) {
-                connectFailed(c, now, e);
-            }
-        }
     }
 
     private void handle(SelectionKey key, long now) {
@@ -155,15 +105,10 @@ final class Worker extends Thread {
         }
         try {
             if (key.isConnectable()) {
-                connecting--;
-                try {
-                    c.channel.finishConnect();
-                } catch (IOException e) {
-                    connectFailed(c, now, e);
-                    return;
+                if (connector.finishConnect(c, now)) {
+                    key.interestOps(SelectionKey.OP_READ);
+                    connected(c, now);
                 }
-                key.interestOps(SelectionKey.OP_READ);
-                connected(c, now);
                 return;
             }
             if (key.isWritable()) {
@@ -177,7 +122,8 @@ final class Worker extends Thread {
         }
     }
 
-    private void connected(Conn c, long now) throws IOException {
+    /** {@code c} just connected (called by the {@link Connector}): sends what the mode sends first. */
+    void connected(Conn c, long now) throws IOException {
         c.connected = true;
         c.connectFailures = 0;
         switch (mode) {
@@ -186,11 +132,7 @@ final class Worker extends Thread {
                     c.enqueue(request, now, now);
                 }
             }
-            case OPEN -> {
-                while (c.backlogSize() > 0 && c.inFlight() < spec.depth()) {
-                    c.enqueue(request, c.takeBacklog(), now);
-                }
-            }
+            case OPEN -> openLoop.connected(c, now);
             case IDLE, SSE, LONG_POLL -> c.enqueue(request, now, now);
         }
         flush(c);
@@ -280,11 +222,7 @@ final class Worker extends Thread {
                     c.enqueue(request, now, now);
                 }
             }
-            case OPEN -> {
-                if (c.backlogSize() > 0 && engine.sending()) {
-                    c.enqueue(request, c.takeBacklog(), now);
-                }
-            }
+            case OPEN -> openLoop.responded(c, now);
             default -> { }
         }
     }
@@ -304,35 +242,18 @@ final class Worker extends Thread {
         pollCycle = cycle;
         for (Conn c : conns) {
             if (c.connected && !c.done && c.inFlight() == 0) {
-                c.enqueue(request, now, now);
-                try {
-                    flush(c);
-                } catch (IOException e) {
-                    lost(c, now, "socket error: " + e.getMessage());
-                }
+                send(c, now, now);
             }
         }
     }
 
-    private void openLoopTick(long now) throws IOException {
-        if (!engine.sending() || intervalNanos <= 0 || conns.isEmpty()) {
-            return;
-        }
-        int n = conns.size();
-        for (long due; (due = dueTime(nextRequest)) <= now; nextRequest++) {
-            Conn c = conns.get((int) (nextRequest % n));
-            if (c.connected && c.inFlight() < spec.depth() && c.backlogSize() == 0) {
-                c.enqueue(request, due, now);
-                try {
-                    flush(c);
-                } catch (IOException e) {
-                    lost(c, now, "socket error: " + e.getMessage());
-                }
-            } else if (c.backlogSize() < MAX_BACKLOG) {
-                c.addBacklog(due);
-            } else if (engine.recording()) {
-                stats.dropped++;
-            }
+    /** Queues a request due at {@code due} on {@code c} and writes what it can; a socket error loses {@code c}. */
+    void send(Conn c, long due, long now) {
+        c.enqueue(request, due, now);
+        try {
+            flush(c);
+        } catch (IOException e) {
+            lost(c, now, "socket error: " + e.getMessage());
         }
     }
 
@@ -343,8 +264,7 @@ final class Worker extends Thread {
             }
             if (!c.connected) {
                 if (now - c.connectStartNanos > timeoutNanos) {
-                    connecting--;
-                    connectFailed(c, now, new IOException("connect timed out"));
+                    connector.connectTimedOut(c, now);
                 }
                 continue;
             }
@@ -364,9 +284,9 @@ final class Worker extends Thread {
                     stats.timeouts += n;
                 }
                 stats.error("no response within " + spec.timeout().toMillis() + " ms");
-                closeChannel(c);
+                connector.close(c);
                 c.reset();
-                giveUpOrReopen(c, now);
+                connector.giveUpOrReopen(c, now);
             }
         }
     }
@@ -379,74 +299,8 @@ final class Worker extends Thread {
         }
     }
 
-    /** The connection broke: count what it lost, then reopen it or give it up. */
+    /** The connection broke: the {@link Connector} counts what it lost, then reopens it or gives it up. */
     private void lost(Conn c, long now, String why) {
-        closeChannel(c);
-        int n = c.reset();
-        if (n > 0 && (mode != Mode.CLOSED && mode != Mode.OPEN || engine.recording())) {
-            stats.socketErrors += n;
-            if (why != null) {
-                stats.error(why);
-            }
-        }
-        giveUpOrReopen(c, now);
-    }
-
-    /** Closed and open loop: reopen the connection; otherwise it is done (and, when it owed a response, failed). */
-    private void giveUpOrReopen(Conn c, long now) {
-        switch (mode) {
-            case CLOSED, OPEN -> reopen(c, now);
-            case LONG_POLL -> {
-                c.done = true;
-                engine.connectionFailed();
-            }
-            case IDLE, SSE -> {
-                if (!c.done && !c.answered) {
-                    engine.finished(1);
-                }
-                c.done = true;
-            }
-        }
-    }
-
-    private void reopen(Conn c, long now) {
-        if ((mode == Mode.CLOSED || mode == Mode.OPEN) && engine.sending()) {
-            stats.reconnects++;
-            c.retryAtNanos = now;
-            toConnect.add(c);
-        }
-    }
-
-    /** Connecting {@code c} failed ({@link #connecting} already accounts for it). */
-    private void connectFailed(Conn c, long now, IOException e) {
-        closeChannel(c);
-        c.reset();
-        stats.connectErrors++;
-        stats.error("connect " + c.index + (c.source != null ? " from " + c.source.getHostAddress() : "") + ": " + e);
-        c.connectFailures++;
-        if ((mode == Mode.CLOSED || mode == Mode.OPEN) && c.connectFailures < MAX_CONNECT_FAILURES
-                && engine.sending()) {
-            c.retryAtNanos = now + TimeUnit.MILLISECONDS.toNanos(100L << c.connectFailures);
-            toConnect.add(c);
-            return;
-        }
-        if (mode == Mode.CLOSED || mode == Mode.OPEN) {
-            c.done = true; // given up
-        } else {
-            giveUpOrReopen(c, now);
-        }
-    }
-
-    private void closeChannel(Conn c) {
-        if (c.key != null) {
-            c.key.cancel();
-        }
-        if (c.channel != null) {
-            try {
-                c.channel.close();
-            } catch (IOException ignored) {
-                // closing: nothing left to do with it
-            }
-        }
+        connector.lost(c, now, why);
     }
 }
