@@ -247,7 +247,9 @@ public final class Bench {
                 }
                 per += switch (s.kind()) {
                     case "closed", "open" -> (long) Math.ceil(o.warmup + o.duration) + (o.gc ? 2 : 0);
-                    case "longpoll", "idle" -> (o.smoke ? 1 : 8) + s.connections() / 1000 + (o.gc ? 3 : 0);
+                    case "longpoll" -> (o.smoke ? 1 : 8) + Runs.LONG_POLL_CYCLES * (s.connections() / 1000)
+                            + (o.gc ? 3 : 0);
+                    case "idle" -> (o.smoke ? 1 : 8) + s.connections() / 1000 + (o.gc ? 3 : 0);
                     case "sse" -> (o.smoke ? 1 : 8) + s.connections() / 1000 + (o.gc ? 3 : 0)
                             + (long) Math.ceil(o.warmup + o.duration);
                     case "transfer" -> (o.smoke ? 1 : 5) + o.transferBytes / (100L << 20); // at ~100 MiB/s

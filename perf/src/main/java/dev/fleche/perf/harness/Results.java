@@ -176,6 +176,7 @@ final class Results {
                 c.add(new Column("waiting", "waiting", "%.0f", 0));
                 c.add(new Column("resumed", "resumed", "%.0f", 0));
                 c.add(new Column("resumeAllMs", "resume all ms", "%.0f", -1));
+                c.add(new Column("resumeAllColdMs", "first (cold) ms", "%.0f", -1));
                 c.add(new Column("p50", "p50 ms", "%.0f", -1));
                 c.add(new Column("p99", "p99 ms", "%.0f", -1));
                 c.add(new Column("threads", "threads", "%.0f", -1));

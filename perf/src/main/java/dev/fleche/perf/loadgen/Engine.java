@@ -46,6 +46,10 @@ public final class Engine {
         default void ready(int cycle, int connections) {
         }
 
+        /** LONG_POLL: every poll of {@code cycle} was answered (or timed out), the last {@code millis} after its broadcast. */
+        default void resumed(int cycle, double millis) {
+        }
+
         /** CLOSED/OPEN/SSE: the warm-up is over and recording starts now. */
         default void recording() {
         }
@@ -131,6 +135,7 @@ public final class Engine {
                         long[] r = pollCycle(cycle, latency, service);
                         resumed += r[0];
                         resumeAll = Math.max(resumeAll, r[1] / 1e6);
+                        hooks.resumed(cycle, r[1] / 1e6);
                     }
                     seconds = (System.nanoTime() - started) / 1e9;
                 }

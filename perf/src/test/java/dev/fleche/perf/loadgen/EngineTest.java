@@ -14,6 +14,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -147,10 +149,21 @@ class EngineTest {
 
     @Test
     void longPollResumesEveryone() throws Exception {
-        LoadReport r = Engine.run(spec("/poll").mode(LoadSpec.Mode.LONG_POLL).connections(300).cycles(2).build());
+        List<Integer> cycles = new ArrayList<>();
+        double[] slowest = {0};
+        LoadReport r = Engine.run(spec("/poll").mode(LoadSpec.Mode.LONG_POLL).connections(300).cycles(2).build(),
+                new Engine.Hooks() {
+                    @Override
+                    public void resumed(int cycle, double millis) {
+                        cycles.add(cycle);
+                        slowest[0] = Math.max(slowest[0], millis);
+                    }
+                });
         assertEquals(0, r.errors(), r.format());
         assertEquals(600, r.requests(), r.format());
         assertEquals(600, r.resumed(), r.format());
+        assertEquals(List.of(1, 2), cycles, "one resumed() per cycle, after its polls were answered");
+        assertEquals(r.resumeAllMillis(), slowest[0], 1e-9, "the report's resume-all time is the slowest cycle's");
     }
 
     @Test
