@@ -100,7 +100,7 @@ class WorkersTest {
                 .property(FlecheProperties.WORKER_THREADS, 1)
                 .property(FlecheProperties.WORKER_QUEUE, 0)
                 .property(FlecheProperties.RETRY_AFTER_SECONDS, 7));
-        assertTrue(server.container().toString().contains("bounded pool of 1 threads"), server.container().toString());
+        assertTrue(server.container().toString().contains("bounded pool of up to 1 threads"), server.container().toString());
         assertSaturationAnswers503();
     }
 
@@ -108,7 +108,7 @@ class WorkersTest {
     void defaultPoolQueuesAsManyRequestsAsVirtualThreadsRun() {
         start(new ResourceConfig(Work.class).property(CommonProperties.USE_VIRTUAL_THREADS, false));
         int threads = Math.max(16, 4 * Runtime.getRuntime().availableProcessors());
-        assertTrue(server.container().toString().contains("bounded pool of " + threads + " threads, queue 10000"),
+        assertTrue(server.container().toString().contains("bounded pool of up to " + threads + " threads (started when none is idle), queue 10000"),
                 server.container().toString());
         assertTrue(get("work/thread").contains("fleche-worker-"));
     }

@@ -27,8 +27,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <tr><td>{@value FlecheProperties#EXECUTOR} set</td><td>the user's executor</td><td>it throws
  *       {@code RejectedExecutionException}</td></tr>
  *   <tr><td>{@code jersey.config.threads.use.virtual=false}, or a runtime without virtual threads</td>
- *       <td>bounded pool ({@value FlecheProperties#WORKER_THREADS}, queue {@value FlecheProperties#WORKER_QUEUE}),
- *       threads from {@code jersey.config.threads.factory} when set</td><td>queue full</td></tr>
+ *       <td>bounded pool (up to {@value FlecheProperties#WORKER_THREADS}, started only when none is idle; queue
+ *       {@value FlecheProperties#WORKER_QUEUE}), threads from {@code jersey.config.threads.factory} when set</td>
+ *       <td>queue full</td></tr>
  *   <tr><td>{@code jersey.config.threads.factory} set and {@code use.virtual=true}</td><td>one thread per request
  *       from that factory</td><td>{@value FlecheProperties#MAX_CONCURRENT_REQUESTS} running</td></tr>
  *   <tr><td>otherwise (Java 21+)</td><td>one virtual thread per request</td>
@@ -83,25 +84,96 @@ public abstract class Workers {
         thread.start();
     }
 
-    /** A bounded pool of platform threads with a bounded queue. */
+    /**
+     * A bounded pool of platform threads with a bounded queue that starts a thread only when no thread is idle:
+     * a container doing short or asynchronous work keeps a few threads, one serving many blocking calls grows to
+     * its maximum, and then queues. Threads end after 60 s without work.
+     *
+     * <p>A plain {@link ThreadPoolExecutor} starts a new thread for every task until it has its core size, idle
+     * threads or not, and starts threads beyond it only when the queue is full; here the queue refuses a task (so
+     * that the executor starts a thread) while more tasks are pending than threads are alive. The two counts are
+     * read racily: at worst a thread more is started or a task waits for a busy thread.
+     */
     static final class Pool extends Workers {
+        private final AtomicInteger pending = new AtomicInteger();
+        private final AtomicInteger alive = new AtomicInteger();
+        private final int max;
+        private final int queue;
         private final ThreadPoolExecutor pool;
 
         Pool(int threads, int queue, ThreadFactory factory) {
-            BlockingQueue<Runnable> waiting = queue == 0 ? new SynchronousQueue<>() : new ArrayBlockingQueue<>(queue);
-            pool = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS, waiting, factory,
-                    new ThreadPoolExecutor.AbortPolicy());
-            pool.allowCoreThreadTimeOut(true);
+            this.max = threads;
+            this.queue = queue;
+            BlockingQueue<Runnable> waiting = queue == 0 ? new SynchronousQueue<>() : new Waiting(queue);
+            pool = new ThreadPoolExecutor(0, threads, 60, TimeUnit.SECONDS, waiting, counted(factory),
+                    Pool::queueWhenFull) {
+                @Override
+                protected void afterExecute(Runnable task, Throwable thrown) {
+                    pending.decrementAndGet();
+                }
+            };
+        }
+
+        /** Threads from {@code factory} that count themselves alive until they end. */
+        private ThreadFactory counted(ThreadFactory factory) {
+            return worker -> {
+                Thread thread = factory.newThread(() -> {
+                    try {
+                        worker.run();
+                    } finally {
+                        alive.decrementAndGet();
+                    }
+                });
+                if (thread != null) {
+                    alive.incrementAndGet();
+                }
+                return thread;
+            };
+        }
+
+        /**
+         * The executor could not start a thread for a task the queue refused: another one reached the maximum
+         * meanwhile. The task waits in the queue when there is room.
+         */
+        private static void queueWhenFull(Runnable task, ThreadPoolExecutor executor) {
+            if (executor.isShutdown() || !(executor.getQueue() instanceof Waiting)
+                    || !((Waiting) executor.getQueue()).queue(task)) {
+                throw new RejectedExecutionException("workers saturated");
+            }
+        }
+
+        /** The bounded queue, refusing a task while no thread is idle and the pool may still grow. */
+        private final class Waiting extends ArrayBlockingQueue<Runnable> {
+            Waiting(int capacity) {
+                super(capacity);
+            }
+
+            @Override
+            public boolean offer(Runnable task) {
+                int threads = alive.get();
+                return (threads >= max || pending.get() <= threads) && super.offer(task);
+            }
+
+            boolean queue(Runnable task) {
+                return super.offer(task);
+            }
         }
 
         @Override
         public boolean tryExecute(Runnable task) {
+            pending.incrementAndGet();
             try {
                 pool.execute(task);
                 return true;
             } catch (RejectedExecutionException e) {
+                pending.decrementAndGet();
                 return false;
             }
+        }
+
+        /** Threads alive now. */
+        int threads() {
+            return alive.get();
         }
 
         @Override
@@ -111,8 +183,7 @@ public abstract class Workers {
 
         @Override
         public String describe() {
-            return "bounded pool of " + pool.getMaximumPoolSize() + " threads, queue "
-                    + (pool.getQueue().remainingCapacity() + pool.getQueue().size());
+            return "bounded pool of up to " + max + " threads (started when none is idle), queue " + queue;
         }
     }
 

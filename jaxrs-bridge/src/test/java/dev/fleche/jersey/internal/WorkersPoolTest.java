@@ -1,0 +1,93 @@
+package dev.fleche.jersey.internal;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The bounded pool starts threads only when none is idle, grows to its maximum, then queues, then refuses. */
+class WorkersPoolTest {
+    private final AtomicInteger made = new AtomicInteger();
+    private final ThreadFactory factory = task -> {
+        Thread thread = new Thread(task, "pool-test-" + made.incrementAndGet());
+        thread.setDaemon(true);
+        return thread;
+    };
+    private Workers.Pool pool;
+
+    @AfterEach
+    void shutdown() {
+        if (pool != null) {
+            pool.shutdown();
+        }
+    }
+
+    @Test
+    void oneRequestAtATimeNeedsNoMoreThanTwoThreads() throws InterruptedException {
+        pool = new Workers.Pool(16, 100, factory);
+        for (int i = 0; i < 200; i++) {
+            CountDownLatch ran = new CountDownLatch(1);
+            assertTrue(pool.tryExecute(ran::countDown));
+            assertTrue(ran.await(10, TimeUnit.SECONDS));
+        }
+        // a task is pending from before it runs until after it returned, so the next one may find its thread
+        // not yet idle once: never more than two threads (a fixed-size pool would have started all 16)
+        assertTrue(made.get() <= 2, made.get() + " threads for sequential work");
+        assertEquals(made.get(), pool.threads());
+    }
+
+    @Test
+    void growsWhileEveryThreadIsBusyThenQueuesThenRefuses() throws InterruptedException {
+        pool = new Workers.Pool(3, 2, factory);
+        CountDownLatch entered = new CountDownLatch(3);
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch finished = new CountDownLatch(5);
+        Runnable blocking = () -> {
+            entered.countDown();
+            try {
+                release.await(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            finished.countDown();
+        };
+        for (int i = 0; i < 3; i++) {
+            assertTrue(pool.tryExecute(blocking));
+        }
+        assertTrue(entered.await(10, TimeUnit.SECONDS), "three blocking tasks run at once on three threads");
+        assertEquals(3, pool.threads());
+        assertTrue(pool.tryExecute(finished::countDown), "queued");
+        assertTrue(pool.tryExecute(finished::countDown), "queued");
+        assertFalse(pool.tryExecute(finished::countDown), "three busy threads and a full queue: refused");
+        assertEquals(3, made.get(), "no thread beyond the maximum");
+        release.countDown();
+        assertTrue(finished.await(10, TimeUnit.SECONDS), "the queued tasks ran once the threads were free");
+    }
+
+    @Test
+    void withoutQueueATaskRunsOnAnIdleThreadOrANewOne() throws InterruptedException {
+        pool = new Workers.Pool(2, 0, factory);
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch entered = new CountDownLatch(2);
+        Runnable blocking = () -> {
+            entered.countDown();
+            try {
+                release.await(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        };
+        assertTrue(pool.tryExecute(blocking));
+        assertTrue(pool.tryExecute(blocking));
+        assertTrue(entered.await(10, TimeUnit.SECONDS));
+        assertFalse(pool.tryExecute(() -> { }), "both threads busy, no queue: refused");
+        release.countDown();
+    }
+}
