@@ -74,7 +74,7 @@ public final class Acceptor implements Runnable {
 
     /** The 503 sent to connections over the limit, rendered once. */
     private static byte[] busyResponse(ErrorRenderer renderer) {
-        ErrorRenderer.Body body = Connection.renderError(renderer, 503, "too many connections");
+        ErrorRenderer.Body body = ConnectionOutput.renderError(renderer, 503, "too many connections");
         String head = "HTTP/1.1 503 Service Unavailable\r\nContent-Type: " + body.contentType() + "\r\nContent-Length: "
                 + body.bytes().length + "\r\nRetry-After: 1\r\nConnection: close\r\n\r\n";
         byte[] headBytes = head.getBytes(StandardCharsets.US_ASCII);

@@ -3,7 +3,6 @@ package dev.fleche.transport.internal;
 import dev.fleche.transport.ErrorRenderer;
 import dev.fleche.transport.HttpExchange;
 import dev.fleche.transport.HttpFields;
-import dev.fleche.transport.Timeout;
 import dev.fleche.transport.http1.ChunkedDecoder;
 import dev.fleche.transport.http1.RequestException;
 import dev.fleche.transport.http1.RequestHead;
@@ -12,20 +11,16 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.InetSocketAddress;
-import java.net.Socket;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 
 /**
  * The transport's {@link HttpExchange}: the request head, the body as it arrives, and the response state.
  * Fields marked "reactor" are touched only by the connection's reactor thread; the response state is an atomic
- * so that {@link #respond} and the transport's own error answers race safely.
+ * so that {@link #respond} and the transport's own error answers race safely. What ties the exchange to its
+ * connection and reactor (disconnect callbacks, abort, tasks and timers) is in {@link ExchangeLifecycle}.
  */
-final class Exchange implements HttpExchange {
+final class Exchange extends ExchangeLifecycle {
     private static final int NOT_STARTED = 0;
     private static final int STARTED = 1;
     private static final int WRITTEN = 2;
@@ -49,7 +44,6 @@ final class Exchange implements HttpExchange {
         }
     };
 
-    final Connection connection;
     private final RequestHead head;
     private final boolean isHead;
     private static final AtomicIntegerFieldUpdater<Exchange> RESPONSE_STATE =
@@ -76,14 +70,11 @@ final class Exchange implements HttpExchange {
     boolean streamClose;
     boolean streamBody;
     boolean streamChunked;
-    private List<Runnable> disconnectCallbacks;
-    private boolean responseWritten;
     // response, any thread
-    private volatile boolean open = true;
     private volatile ResponseOutput output;
 
     Exchange(Connection connection, RequestHead head) {
-        this.connection = connection;
+        super(connection);
         this.head = head;
         this.isHead = "HEAD".equals(head.method());
         if (!head.hasBody()) {
@@ -110,21 +101,6 @@ final class Exchange implements HttpExchange {
         HttpFields received = trailers;
         return received != null ? received : new HttpFields(0);
     }
-    @Override public boolean isSecure() { return false; }
-    @Override public long connectionId() { return connection.id; }
-
-    @Override
-    public InetSocketAddress remoteAddress() {
-        Socket socket = connection.channel.socket();
-        return (InetSocketAddress) socket.getRemoteSocketAddress();
-    }
-
-    @Override
-    public InetSocketAddress localAddress() {
-        Socket socket = connection.channel.socket();
-        return (InetSocketAddress) socket.getLocalSocketAddress();
-    }
-
     @Override
     public InputStream requestBody() {
         InputStream stream = bodyStream;
@@ -318,28 +294,13 @@ final class Exchange implements HttpExchange {
     /** The handler failed: answer {@code status} when nothing was started, else abort the connection. */
     void failFromTransport(int status, String reason) {
         if (claimResponse()) {
-            ErrorRenderer.Body body = Connection.renderError(connection.reactor.options.errorRenderer(), status,
-                    reason);
+            ErrorRenderer.Body body = ConnectionOutput.renderError(connection.reactor.options.errorRenderer(),
+                    status, reason);
             HttpFields fields = new HttpFields(1).add("Content-Type", body.contentType());
             connection.writeResponse(this, status, fields, body.bytes());
         } else {
             connection.close("handler-error");
         }
-    }
-
-    void responseWritten() {
-        responseWritten = true;
-        disconnectCallbacks = null;
-    }
-
-    @Override
-    public void abort() {
-        execute(() -> {
-            connection.reactor.counters.handlerErrors++;
-            if (!connection.isClosed() && !responseWritten) {
-                connection.close("aborted");
-            }
-        });
     }
 
     /** Sent bytes left the outbound queue: wake a blocked writer when below the low watermark. */
@@ -350,79 +311,13 @@ final class Exchange implements HttpExchange {
         }
     }
 
-    // ---------------------------------------------------------------- connection state
-
     @Override
-    public boolean isOpen() {
-        return open;
-    }
-
-    /** The client left or the connection closed: fail the body, wake writers, run disconnect callbacks. */
-    void clientGone(String reason) {
-        if (!open) {
-            return;
-        }
-        open = false;
-        IOException error = new IOException(reason);
+    void connectionLost(IOException error) {
         bodyFailed(error);
         ResponseOutput out = output;
         if (out != null) {
             out.drained();
         }
-        List<Runnable> callbacks = disconnectCallbacks;
-        disconnectCallbacks = null;
-        if (callbacks != null && !responseWritten) {
-            for (Runnable callback : callbacks) {
-                runSafely(callback);
-            }
-        }
-    }
-
-    private void runSafely(Runnable callback) {
-        try {
-            callback.run();
-        } catch (RuntimeException e) {
-            Events.warn("callback-error", connection.id, e);
-        }
-    }
-
-    @Override
-    public void onDisconnect(Runnable callback) {
-        Objects.requireNonNull(callback, "callback");
-        execute(() -> {
-            if (!open) {
-                runSafely(callback);
-            } else if (!responseWritten) {
-                if (disconnectCallbacks == null) {
-                    disconnectCallbacks = new ArrayList<>(2);
-                }
-                disconnectCallbacks.add(callback);
-            }
-        });
-    }
-
-    @Override
-    public Timeout schedule(Runnable task, long delay, TimeUnit unit) {
-        Objects.requireNonNull(task, "task");
-        ScheduledTask scheduled = new ScheduledTask(connection.reactor, task);
-        long nanos = unit.toNanos(delay);
-        if (inReactor()) {
-            scheduled.arm(connection.reactor.now + nanos);
-        } else {
-            long at = connection.reactor.options.nanoClock().getAsLong() + nanos;
-            execute(() -> scheduled.arm(at));
-        }
-        return scheduled;
-    }
-
-    @Override
-    public void execute(Runnable task) {
-        connection.reactor.execute(task);
-    }
-
-    @Override
-    public boolean inReactor() {
-        return connection.reactor.inLoop();
     }
 
     @Override

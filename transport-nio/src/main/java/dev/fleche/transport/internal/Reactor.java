@@ -45,7 +45,7 @@ public final class Reactor implements Runnable {
     final ByteBuffer readBuffer = ByteBuffer.allocate(READ_BUFFER_BYTES);
     final ByteSink staging = new ByteSink(16 * 1024);
     /** The connection whose bytes are in {@link #staging}, or null when it is empty. */
-    Connection stagingOwner;
+    ConnectionOutput stagingOwner;
     /** Tasks of {@code HttpExchange.schedule} holding a timer slot; written by this thread only. */
     volatile int scheduledTasks;
 
