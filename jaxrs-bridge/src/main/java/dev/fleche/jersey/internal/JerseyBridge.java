@@ -109,7 +109,7 @@ public final class JerseyBridge {
                                             ResponseWriter writer)
             throws BadRequest {
         BaseUris.Base base = current.baseUris().base(exchange);
-        URI requestUri = BaseUris.requestUri(base, path, exchange.query());
+        URI requestUri = current.baseUris().requestUri(base, path, exchange.query());
         boolean secure = "https".equals(base.uri().getScheme());
         ContainerRequest request = new ContainerRequest(base.uri(), requestUri, exchange.method(),
                 secure ? ExchangeSecurityContext.SECURE : ExchangeSecurityContext.PLAIN,

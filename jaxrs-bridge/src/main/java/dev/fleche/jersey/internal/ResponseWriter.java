@@ -4,6 +4,7 @@ import dev.fleche.jersey.ClientConnection;
 import dev.fleche.transport.HttpExchange;
 import dev.fleche.transport.HttpFields;
 import jakarta.ws.rs.container.AsyncResponse;
+import jakarta.ws.rs.core.Configuration;
 import org.glassfish.jersey.server.ChunkedOutput;
 import org.glassfish.jersey.server.ContainerException;
 import org.glassfish.jersey.server.ContainerResponse;
@@ -132,13 +133,24 @@ final class ResponseWriter implements ContainerResponseWriter {
         }
     }
 
-    private static HttpFields fields(ContainerResponse response) {
-        Map<String, List<String>> headers = response.getStringHeaders();
+    /** The response headers as text: what {@code getStringHeaders()} gives, without building its views. */
+    static HttpFields fields(ContainerResponse response) {
+        Map<String, List<Object>> headers = response.getHeaders();
         HttpFields fields = new HttpFields(headers.size() + 2);
-        for (Map.Entry<String, List<String>> header : headers.entrySet()) {
-            for (String value : header.getValue()) {
-                if (value != null) {
-                    fields.add(header.getKey(), value);
+        Configuration configuration = null;
+        for (Map.Entry<String, List<Object>> header : headers.entrySet()) {
+            String name = header.getKey();
+            for (Object value : header.getValue()) {
+                if (value instanceof String) {
+                    fields.add(name, (String) value);
+                } else if (value != null) {
+                    if (configuration == null) {
+                        configuration = response.getRequestContext().getConfiguration();
+                    }
+                    String text = HeaderText.of(value, configuration);
+                    if (text != null) {
+                        fields.add(name, text);
+                    }
                 }
             }
         }

@@ -22,7 +22,7 @@ class BaseUrisTest {
         exchange.query = "a=%41&b";
         BaseUris.Base base = uris.base(exchange);
         assertEquals(URI.create("http://example.com:81/root/app/"), base.uri());
-        assertEquals("http://example.com:81/root/app/x%20y?a=%41&b", BaseUris.requestUri(base, exchange.path(), exchange.query()).toString());
+        assertEquals("http://example.com:81/root/app/x%20y?a=%41&b", uris.requestUri(base, exchange.path(), exchange.query()).toString());
         assertSame(base, uris.base(exchange), "cached per host");
     }
 
@@ -53,7 +53,8 @@ class BaseUrisTest {
         assertThrows(BadRequest.class, () -> new BaseUris("/", false).base(exchange));
         exchange.host = "ok";
         exchange.path = "/a|b{c}";
-        assertThrows(BadRequest.class, () -> BaseUris.requestUri(new BaseUris("/", false).base(exchange), exchange.path(), exchange.query()));
+        BaseUris uris = new BaseUris("/", false);
+        assertThrows(BadRequest.class, () -> uris.requestUri(uris.base(exchange), exchange.path(), exchange.query()));
     }
 
     @Test
@@ -64,6 +65,25 @@ class BaseUrisTest {
             uris.base(exchange);
         }
         assertTrue(uris.cachedHosts() <= BaseUris.MAX_CACHED);
+    }
+
+    @Test
+    void requestUrisAreReusedOnlyForTheSameBasePathAndQuery() throws BadRequest {
+        BaseUris uris = new BaseUris("/", false);
+        exchange.host = "a.example";
+        BaseUris.Base a = uris.base(exchange);
+        exchange.host = "b.example";
+        BaseUris.Base b = uris.base(exchange);
+        URI first = uris.requestUri(a, "/x", "q=1");
+        assertSame(first, uris.requestUri(a, new String("/x"), new String("q=1")), "same target: same instance");
+        assertEquals("http://b.example/x?q=1", uris.requestUri(b, "/x", "q=1").toString());
+        assertEquals("http://a.example/x", uris.requestUri(a, "/x", null).toString());
+        assertEquals("http://a.example/x?q=2", uris.requestUri(a, "/x", "q=2").toString());
+        assertEquals("http://a.example/x?", uris.requestUri(a, "/x", "").toString());
+        for (int i = 0; i < 4 * BaseUris.REQUEST_SLOTS; i++) { // every slot replaced, each answer still right
+            assertEquals("http://a.example/p" + i + "?i=" + i, uris.requestUri(a, "/p" + i, "i=" + i).toString());
+        }
+        assertEquals(first, uris.requestUri(a, "/x", "q=1"));
     }
 
     @Test
