@@ -1,20 +1,57 @@
 package dev.fleche.jersey.internal;
 
 import jakarta.ws.rs.RuntimeType;
+import jakarta.ws.rs.core.Configuration;
 import jakarta.ws.rs.core.FeatureContext;
+import org.glassfish.jersey.CommonProperties;
 import org.glassfish.jersey.internal.spi.ForcedAutoDiscoverable;
+import org.glassfish.jersey.server.ManagedAsyncExecutor;
+import org.glassfish.jersey.spi.ExecutorServiceProvider;
+
+import java.util.Map;
 
 /**
  * Registers what the Fleche container needs inside every server application: the quiet mapper of
- * {@link ClientGone}. Found through {@code META-INF/services} (forced: it applies even when the application
- * turns auto-discovery off); does nothing on a client runtime.
+ * {@link ClientGone}, and — on a runtime with virtual threads, unless the application turns them off or has its own
+ * — the {@link VirtualManagedAsyncExecutor}. Found through {@code META-INF/services} (forced: it applies even when
+ * the application turns auto-discovery off); does nothing on a client runtime.
  */
 public final class ContainerFeatures implements ForcedAutoDiscoverable {
     @Override
     public void configure(FeatureContext context) {
-        if (context.getConfiguration().getRuntimeType() == RuntimeType.SERVER
-                && !context.getConfiguration().isRegistered(ClientGone.Mapper.class)) {
+        Configuration configuration = context.getConfiguration();
+        if (configuration.getRuntimeType() != RuntimeType.SERVER) {
+            return;
+        }
+        if (!configuration.isRegistered(ClientGone.Mapper.class)) {
             context.register(ClientGone.Mapper.class);
         }
+        if (virtualThreadsWanted(configuration.getProperties()) && !hasManagedAsyncExecutor(configuration)
+                && Workers.VirtualThreads.available()) {
+            context.register(VirtualManagedAsyncExecutor.class);
+        }
+    }
+
+    private static boolean virtualThreadsWanted(Map<String, Object> properties) {
+        return properties.get(CommonProperties.USE_VIRTUAL_THREADS) == null
+                || Settings.bool(properties, CommonProperties.USE_VIRTUAL_THREADS, true);
+    }
+
+    private static boolean hasManagedAsyncExecutor(Configuration configuration) {
+        for (Class<?> type : configuration.getClasses()) {
+            if (isManagedAsyncExecutor(type)) {
+                return true;
+            }
+        }
+        for (Object instance : configuration.getInstances()) {
+            if (isManagedAsyncExecutor(instance.getClass())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean isManagedAsyncExecutor(Class<?> type) {
+        return ExecutorServiceProvider.class.isAssignableFrom(type) && type.isAnnotationPresent(ManagedAsyncExecutor.class);
     }
 }

@@ -287,6 +287,11 @@ public abstract class Workers {
         private VirtualThreads() {
         }
 
+        /** Whether this runtime has virtual threads (Java 21+). */
+        static boolean available() {
+            return Runtime.version().feature() >= 21;
+        }
+
         /** {@code Executors.newVirtualThreadPerTaskExecutor()}, or null on a runtime without virtual threads. */
         static ExecutorService newPerTaskExecutor() {
             try {
