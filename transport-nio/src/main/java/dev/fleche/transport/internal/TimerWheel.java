@@ -4,9 +4,14 @@ package dev.fleche.transport.internal;
  * A hashed timer wheel owned by one reactor thread: O(1) schedule and cancel, no task per tick.
  *
  * <p>Time is cut into ticks of {@code tickNanos}; bucket {@code i} holds the nodes whose deadline falls in a tick
- * congruent to {@code i} modulo the wheel size. Advancing visits only the buckets of the ticks that elapsed and
- * expires the nodes whose deadline has passed; nodes due in a later round stay where they are. Not thread-safe:
- * only the owning reactor touches it.
+ * congruent to {@code i} modulo the wheel size. Advancing visits the buckets of the ticks that elapsed and the
+ * current tick's, and expires the nodes whose deadline has passed; nodes due in a later round stay where they are.
+ * Not thread-safe: only the owning reactor touches it.
+ *
+ * <p>Precision: the reactor waits until the next tick, or until the earliest deadline of the current tick when
+ * that comes first ({@link #millisToNextTick}), so a node expires within about a millisecond of its deadline
+ * rather than at the end of its tick — without waking the reactor more often than once a tick when nothing is due
+ * sooner.
  */
 final class TimerWheel {
     private final TimerNode[] heads;
@@ -16,6 +21,11 @@ final class TimerWheel {
     private long tick;
     private long origin;
     private int size;
+    /**
+     * The earliest deadline of a node in the current tick (before its end), or {@code Long.MAX_VALUE}; may name a
+     * node since cancelled or expired, which only costs a wake-up that finds nothing to do.
+     */
+    private long soonest = Long.MAX_VALUE;
 
     TimerWheel(int buckets, long tickNanos, long now) {
         if (Integer.bitCount(buckets) != 1) {
@@ -32,8 +42,11 @@ final class TimerWheel {
         if (node.isScheduled()) {
             cancel(node);
         }
-        long due = Math.max(tick, Math.floorDiv(deadline - origin + tickNanos - 1, tickNanos));
+        long due = Math.max(tick, Math.floorDiv(deadline - origin, tickNanos));
         int index = (int) (due & mask);
+        if (due == tick && deadline - soonest < 0) {
+            soonest = deadline;
+        }
         node.deadline = deadline;
         node.bucket = index;
         node.prev = null;
@@ -70,15 +83,21 @@ final class TimerWheel {
     void advance(long now) {
         long target = Math.floorDiv(now - origin, tickNanos);
         long visits = Math.min(target - tick + 1, heads.length);
-        for (long i = 0; i < visits && size > 0; i++) {
-            expireBucket((int) ((tick + i) & mask), now);
-        }
         if (target > tick) {
-            tick = target;
+            tick = target; // first, so that nodes expire() re-arms within the current tick update soonest
+        }
+        soonest = Long.MAX_VALUE;
+        long tickEnd = origin + (target + 1) * tickNanos;
+        for (long i = visits - 1; i >= 0 && size > 0; i--) {
+            expireBucket((int) ((target - i) & mask), now, tickEnd);
         }
     }
 
-    private void expireBucket(int index, long now) {
+    /**
+     * Expires the bucket's nodes due by {@code now}; notes the earliest deadline before {@code tickEnd} left in it
+     * (a node of the current tick not due yet).
+     */
+    private void expireBucket(int index, long now, long tickEnd) {
         TimerNode node = heads[index];
         while (node != null) {
             TimerNode next = node.next;
@@ -88,18 +107,26 @@ final class TimerWheel {
                 if (next != null && next.bucket != index) {
                     next = heads[index]; // expire() re-arranged this bucket: rescan it
                 }
+            } else if (node.deadline - tickEnd < 0 && node.deadline - soonest < 0) {
+                soonest = node.deadline;
             }
             node = next;
         }
     }
 
-    /** Milliseconds until the next tick when anything is scheduled, else 0 (meaning: wait for I/O only). */
+    /**
+     * Milliseconds until the next tick, or until the current tick's earliest deadline when sooner (rounded up, at
+     * least 1), when anything is scheduled; else 0 (meaning: wait for I/O only).
+     */
     long millisToNextTick(long now) {
         if (size == 0) {
             return 0;
         }
-        long nextTickAt = origin + (tick + 1) * tickNanos;
-        return Math.max(1, (nextTickAt - now + 999_999) / 1_000_000);
+        long wakeAt = origin + (tick + 1) * tickNanos;
+        if (soonest - wakeAt < 0) {
+            wakeAt = soonest;
+        }
+        return Math.max(1, (wakeAt - now + 999_999) / 1_000_000);
     }
 
     /** The number of scheduled nodes. */
