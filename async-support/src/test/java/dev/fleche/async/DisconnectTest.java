@@ -2,6 +2,7 @@ package dev.fleche.async;
 
 import dev.fleche.jersey.FlecheHttpServer;
 import dev.fleche.jersey.FlecheHttpServerFactory;
+import dev.fleche.transport.testing.RawHttp;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.container.AsyncResponse;

@@ -1,5 +1,6 @@
 package dev.fleche.async;
 
+import dev.fleche.transport.testing.RawHttp;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.container.AsyncResponse;

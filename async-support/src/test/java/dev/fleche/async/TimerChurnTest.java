@@ -9,6 +9,7 @@ import dev.fleche.transport.HttpFields;
 import dev.fleche.transport.HttpServer;
 import dev.fleche.transport.ServerOptions;
 import dev.fleche.transport.Timeout;
+import dev.fleche.transport.testing.RawHttp;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.QueryParam;

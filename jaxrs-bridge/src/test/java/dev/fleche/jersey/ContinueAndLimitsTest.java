@@ -1,6 +1,7 @@
 package dev.fleche.jersey;
 
 import dev.fleche.transport.ServerOptions;
+import dev.fleche.transport.testing.RawHttp;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import org.glassfish.jersey.server.ResourceConfig;

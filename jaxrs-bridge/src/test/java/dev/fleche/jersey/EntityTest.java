@@ -1,6 +1,7 @@
 package dev.fleche.jersey;
 
 import com.fasterxml.jackson.jakarta.rs.json.JacksonJsonProvider;
+import dev.fleche.transport.testing.RawHttp;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;

@@ -1,5 +1,6 @@
 package dev.fleche.jersey;
 
+import dev.fleche.transport.testing.RawHttp;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;

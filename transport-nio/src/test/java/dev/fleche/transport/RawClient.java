@@ -4,13 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import java.io.BufferedInputStream;
+import dev.fleche.transport.testing.RawHttp;
+
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
@@ -18,14 +16,15 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * A test client that speaks raw bytes over a blocking socket. Every read has a timeout ({@link #TIMEOUT_MILLIS}),
- * so a missing byte fails the test instead of hanging it. Text is ISO-8859-1 both ways, so one char is one byte.
+ * The transport's raw-socket test client: the shared {@link RawHttp} with a shorter timeout
+ * ({@link #TIMEOUT_MILLIS}), plus whole responses as exact text. Text is ISO-8859-1 both ways, so one char is one
+ * byte.
  *
  * <p>{@link #readResponse()} knows just enough HTTP/1.1 framing to find where one response ends (interim
  * {@code 1xx}, {@code Content-Length}, chunked, or up to EOF) and returns it byte for byte, with only the value of
  * {@code Date} replaced (see {@link #normalize}), so that tests can compare whole responses with text blocks.
  */
-final class RawClient implements AutoCloseable {
+final class RawClient extends RawHttp {
     static final int TIMEOUT_MILLIS = 5_000;
     static final String HOST = "127.0.0.1";
 
@@ -36,14 +35,11 @@ final class RawClient implements AutoCloseable {
             "(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \\d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \\d{4} "
                     + "\\d{2}:\\d{2}:\\d{2} GMT");
 
-    final Socket socket;
     private final InputStream in;
-    private final OutputStream out;
 
-    private RawClient(Socket socket) throws IOException {
-        this.socket = socket;
-        this.in = new BufferedInputStream(socket.getInputStream());
-        this.out = socket.getOutputStream();
+    private RawClient(int port) throws IOException {
+        super(port, TIMEOUT_MILLIS);
+        this.in = input();
     }
 
     /** Connects to {@code server} on the loopback interface. */
@@ -52,11 +48,7 @@ final class RawClient implements AutoCloseable {
     }
 
     static RawClient connect(int port) throws IOException {
-        Socket socket = new Socket();
-        socket.connect(new InetSocketAddress(HOST, port), TIMEOUT_MILLIS);
-        socket.setSoTimeout(TIMEOUT_MILLIS);
-        socket.setTcpNoDelay(true);
-        return new RawClient(socket);
+        return new RawClient(port);
     }
 
     /** Options for a test server: loopback, a free port, two reactors; tests add what they need. */
@@ -66,13 +58,15 @@ final class RawClient implements AutoCloseable {
 
     // ---------------------------------------------------------------- writing
 
-    RawClient send(String text) throws IOException {
-        return send(text.getBytes(StandardCharsets.ISO_8859_1));
+    @Override
+    public RawClient send(String text) throws IOException {
+        super.send(text);
+        return this;
     }
 
-    RawClient send(byte[] bytes) throws IOException {
-        out.write(bytes);
-        out.flush();
+    @Override
+    public RawClient send(byte[] bytes) throws IOException {
+        super.send(bytes);
         return this;
     }
 
@@ -111,7 +105,7 @@ final class RawClient implements AutoCloseable {
     }
 
     private String readResponse(boolean toHead) throws IOException {
-        String head = readHead();
+        String head = readHeadText();
         int status = Integer.parseInt(head.substring(9, 12));
         StringBuilder response = new StringBuilder(head);
         if (toHead || status < 200 || status == 204 || status == 304) {
@@ -128,7 +122,7 @@ final class RawClient implements AutoCloseable {
         return normalize(response.toString());
     }
 
-    private String readHead() throws IOException {
+    private String readHeadText() throws IOException {
         StringBuilder head = new StringBuilder();
         while (!head.toString().endsWith("\r\n\r\n")) {
             int b = in.read();
@@ -145,7 +139,7 @@ final class RawClient implements AutoCloseable {
 
     private void readChunked(StringBuilder response) throws IOException {
         while (true) {
-            String line = readLine();
+            String line = readLineText();
             response.append(line);
             String size = line.substring(0, line.length() - 2);
             int semicolon = size.indexOf(';');
@@ -153,7 +147,7 @@ final class RawClient implements AutoCloseable {
             if (n == 0) {
                 String trailer;
                 do {
-                    trailer = readLine();
+                    trailer = readLineText();
                     response.append(trailer);
                 } while (!trailer.equals("\r\n"));
                 return;
@@ -162,7 +156,7 @@ final class RawClient implements AutoCloseable {
         }
     }
 
-    private String readLine() throws IOException {
+    private String readLineText() throws IOException {
         StringBuilder line = new StringBuilder();
         while (!line.toString().endsWith("\r\n")) {
             int b = in.read();
@@ -198,22 +192,6 @@ final class RawClient implements AutoCloseable {
             throw new AssertionError("connection still open after " + TIMEOUT_MILLIS + " ms", e);
         }
         assertEquals(-1, b, "expected EOF, got more bytes");
-    }
-
-    /** Bytes received and not read yet. */
-    int available() throws IOException {
-        return in.available();
-    }
-
-    /** Closes with a reset (RST) rather than a FIN: SO_LINGER 0, then close. */
-    void reset() throws IOException {
-        socket.setSoLinger(true, 0);
-        socket.close();
-    }
-
-    @Override
-    public void close() throws IOException {
-        socket.close();
     }
 
     // ---------------------------------------------------------------- text

@@ -3,18 +3,15 @@ package dev.fleche.examples.chat;
 import dev.fleche.async.LongPollTopic;
 import dev.fleche.jersey.FlecheHttpServer;
 import dev.fleche.jersey.FlecheHttpServerFactory;
+import dev.fleche.transport.testing.MainProcess;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import java.io.BufferedReader;
-import java.io.File;
-import java.io.InputStreamReader;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,7 +21,6 @@ import java.util.concurrent.locks.LockSupport;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /** The chat over HTTP with the JDK client: waiting, fan-out on post, timeout, validation, and the main class. */
@@ -117,28 +113,8 @@ class ChatServerTest {
 
     @Test
     void mainPrintsReadyAndServes() throws Exception {
-        String java = System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
-        String classPath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-        Process process = new ProcessBuilder(java, "-cp", classPath, ChatServer.class.getName(), "0")
-                .redirectErrorStream(true).start();
-        try {
-            BufferedReader output = new BufferedReader(new InputStreamReader(process.getInputStream(),
-                    StandardCharsets.UTF_8));
-            String ready = CompletableFuture.supplyAsync(() -> {
-                try {
-                    for (String line = output.readLine(); line != null; line = output.readLine()) {
-                        if (line.startsWith("READY ")) {
-                            return line;
-                        }
-                    }
-                    return "ended without READY";
-                } catch (java.io.IOException e) {
-                    return e.toString();
-                }
-            }).get(60, TimeUnit.SECONDS);
-            assertTrue(ready.matches("READY \\d+"), ready);
-            int port = Integer.parseInt(ready.substring("READY ".length()));
-            URI room = URI.create("http://127.0.0.1:" + port + "/rooms/main/messages");
+        try (MainProcess main = MainProcess.start(ChatServer.class, "0")) {
+            URI room = URI.create("http://127.0.0.1:" + main.port() + "/rooms/main/messages");
             CompletableFuture<HttpResponse<String>> waiting = CLIENT.sendAsync(
                     HttpRequest.newBuilder(URI.create(room + "?after=0")).build(), HttpResponse.BodyHandlers.ofString());
             HttpResponse<String> posted = CLIENT.send(HttpRequest.newBuilder(room)
@@ -146,9 +122,6 @@ class ChatServerTest {
                     HttpResponse.BodyHandlers.ofString());
             assertEquals(201, posted.statusCode());
             assertEquals("[{\"id\":1,\"text\":\"hi\"}]", waiting.get(10, TimeUnit.SECONDS).body());
-        } finally {
-            process.destroy();
-            assertTrue(process.waitFor(10, TimeUnit.SECONDS), "the server stopped");
         }
     }
 }

@@ -1,25 +1,19 @@
 package dev.fleche.examples.ticker;
 
 import dev.fleche.jersey.FlecheHttpServer;
+import dev.fleche.transport.testing.MainProcess;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import java.io.BufferedReader;
-import java.io.File;
-import java.io.IOException;
-import java.io.InputStreamReader;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -115,34 +109,11 @@ class TickerServerTest {
 
     @Test
     void mainPrintsReadyAndStreams() throws Exception {
-        String java = System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
-        String classPath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-        Process process = new ProcessBuilder(java, "-cp", classPath, TickerServer.class.getName(), "0")
-                .redirectErrorStream(true).start();
-        try {
-            BufferedReader output = new BufferedReader(new InputStreamReader(process.getInputStream(),
-                    StandardCharsets.UTF_8));
-            String ready = CompletableFuture.supplyAsync(() -> {
-                try {
-                    for (String line = output.readLine(); line != null; line = output.readLine()) {
-                        if (line.startsWith("READY ")) {
-                            return line;
-                        }
-                    }
-                    return "ended without READY";
-                } catch (IOException e) {
-                    return e.toString();
-                }
-            }).get(60, TimeUnit.SECONDS);
-            assertTrue(ready.matches("READY \\d+"), ready);
-            try (Events events = new Events(Integer.parseInt(ready.substring("READY ".length())), null)) {
-                assertEquals("event: welcome", events.next().get(0));
-                List<String> tick = events.next();
-                assertEquals("event: tick", tick.get(0), tick.toString()); // a second later
-            }
-        } finally {
-            process.destroy();
-            assertTrue(process.waitFor(10, TimeUnit.SECONDS), "the server stopped");
+        try (MainProcess main = MainProcess.start(TickerServer.class, "0");
+                Events events = new Events(main.port(), null)) {
+            assertEquals("event: welcome", events.next().get(0));
+            List<String> tick = events.next();
+            assertEquals("event: tick", tick.get(0), tick.toString()); // a second later
         }
     }
 }
