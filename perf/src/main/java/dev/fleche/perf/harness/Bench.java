@@ -75,7 +75,7 @@ public final class Bench {
             throw new IllegalArgumentException("--generator wrk but wrk is not installed (apt-get install -y wrk)");
         }
         this.useWrk = wrk && !o.generator.equals("loadgen");
-        this.results = new Results(o, stamp, targets, selected, useWrk ? Wrk.versionLine() : null, jdkVersion());
+        this.results = new Results(o, stamp, targets, selected, useWrk ? Wrk.versionLine() : null, jdkVersion(o.java));
         this.progress = new Progress(estimateSeconds());
         this.runs = new Runs(o, proc, work, progress);
         this.nextPort = o.port;
@@ -261,7 +261,16 @@ public final class Bench {
         return total * o.rounds;
     }
 
-    private static String jdkVersion() {
+    /** The targets' JVM as {@code java -version} names it (its VM line), else the harness's own. */
+    private static String jdkVersion(String java) {
+        String out = Proc.run(List.of(java, "-version"), 30);
+        if (out != null) {
+            for (String line : out.split("\\R")) {
+                if (line.contains(" VM ")) {
+                    return line.trim();
+                }
+            }
+        }
         return System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version");
     }
 

@@ -25,7 +25,8 @@ final class Options {
               --suite NAME        full (default): every target; transport: Fleche's transport and the raw peers
                                   (hello, pipeline, idle); rest: the JAX-RS targets, Riposte and Spring
               --targets LIST      comma-separated target names (overrides the suite's); see --list
-              --target NAME=CMD   add a target: CMD with PORT (JAVA and FLAGS are replaced); it gets every scenario
+              --target NAME=CMD   add a target: CMD with PORT (JAVA and FLAGS are replaced); it gets every scenario;
+                                  with --targets, name it there too
               --scenarios LIST    comma-separated scenario names (default: the suite's); see --list
               --rounds N          rounds; targets alternate, order rotated every round (default 3)
               --warmup S          warm-up before each measured throughput run and SSE window (default 15)
