@@ -176,6 +176,11 @@ public abstract class Workers {
             return alive.get();
         }
 
+        /** Tasks accepted and not yet finished. */
+        int pending() {
+            return pending.get();
+        }
+
         @Override
         public void shutdown() {
             pool.shutdown();
