@@ -49,8 +49,8 @@ class ResumeTimeoutRaceTest extends AsyncJerseyTest {
         public void race(@Suspended AsyncResponse response, @QueryParam("i") int i) {
             response.register((CompletionCallback) error ->
                     COMPLETIONS.computeIfAbsent(i, k -> new AtomicInteger()).incrementAndGet());
-            response.setTimeout(1, TimeUnit.MILLISECONDS); // the reactor's tick is 10 ms: fires within ~1-11 ms
-            long delay = ThreadLocalRandom.current().nextLong(12_000_000L);
+            response.setTimeout(1, TimeUnit.MILLISECONDS); // the reactor's timer: fires within ~1-2 ms
+            long delay = ThreadLocalRandom.current().nextLong(2_500_000L);
             RESUMERS.execute(() -> {
                 LockSupport.parkNanos(delay); // spreads the resume over the timer's window: not a synchronisation
                 response.resume("resumed " + i);
