@@ -3,12 +3,9 @@ package dev.fleche.jersey.internal;
 import jakarta.ws.rs.RuntimeType;
 import jakarta.ws.rs.core.Configuration;
 import jakarta.ws.rs.core.FeatureContext;
-import org.glassfish.jersey.CommonProperties;
 import org.glassfish.jersey.internal.spi.ForcedAutoDiscoverable;
 import org.glassfish.jersey.server.ManagedAsyncExecutor;
 import org.glassfish.jersey.spi.ExecutorServiceProvider;
-
-import java.util.Map;
 
 /**
  * Registers what the Fleche container needs inside every server application: the quiet mapper of
@@ -26,15 +23,10 @@ public final class ContainerFeatures implements ForcedAutoDiscoverable {
         if (!configuration.isRegistered(ClientGone.Mapper.class)) {
             context.register(ClientGone.Mapper.class);
         }
-        if (virtualThreadsWanted(configuration.getProperties()) && !hasManagedAsyncExecutor(configuration)
+        if (Workers.virtualThreadsWanted(configuration.getProperties()) && !hasManagedAsyncExecutor(configuration)
                 && Workers.VirtualThreads.available()) {
             context.register(VirtualManagedAsyncExecutor.class);
         }
-    }
-
-    private static boolean virtualThreadsWanted(Map<String, Object> properties) {
-        return properties.get(CommonProperties.USE_VIRTUAL_THREADS) == null
-                || Settings.bool(properties, CommonProperties.USE_VIRTUAL_THREADS, true);
     }
 
     private static boolean hasManagedAsyncExecutor(Configuration configuration) {

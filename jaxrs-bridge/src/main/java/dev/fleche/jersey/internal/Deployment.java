@@ -15,17 +15,18 @@ import java.util.concurrent.atomic.AtomicInteger;
  * @param settings    the container settings read from the application's properties
  * @param routes      where {@code @NonBlocking} applies
  * @param baseUris    base URIs per host
+ * @param headerText  response header values as text, for this application
  * @param armedTimers suspend timers armed and not yet expired or cancelled (shared across deployments)
  */
 record Deployment(ApplicationHandler handler, String basePath, Settings settings, NonBlockingRoutes routes,
-                  BaseUris baseUris, AtomicInteger armedTimers) {
+                  BaseUris baseUris, HeaderText headerText, AtomicInteger armedTimers) {
 
     static Deployment of(ApplicationHandler handler, String rootPath, AtomicInteger armedTimers) {
         ResourceConfig config = handler.getConfiguration();
         String basePath = basePath(rootPath, rawApplicationPath(config.getApplicationPath()));
         Settings settings = Settings.from(config.getProperties());
         return new Deployment(handler, basePath, settings, NonBlockingRoutes.of(config),
-                new BaseUris(basePath, settings.trustForwarded()), armedTimers);
+                new BaseUris(basePath, settings.trustForwarded()), new HeaderText(config), armedTimers);
     }
 
     /** {@code /root/app/}: the two joined, repeated slashes collapsed, starting and ending with {@code /}. */

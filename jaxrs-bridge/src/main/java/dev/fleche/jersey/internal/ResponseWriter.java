@@ -4,7 +4,6 @@ import dev.fleche.jersey.ClientConnection;
 import dev.fleche.transport.HttpExchange;
 import dev.fleche.transport.HttpFields;
 import jakarta.ws.rs.container.AsyncResponse;
-import jakarta.ws.rs.core.Configuration;
 import org.glassfish.jersey.server.ChunkedOutput;
 import org.glassfish.jersey.server.ContainerException;
 import org.glassfish.jersey.server.ContainerResponse;
@@ -92,7 +91,7 @@ final class ResponseWriter implements ContainerResponseWriter {
             return OutputStream.nullOutputStream();
         }
         int status = response.getStatus();
-        HttpFields fields = fields(response);
+        HttpFields fields = fields(response, deployment.headerText());
         boolean head = "HEAD".equals(exchange.method());
         OutputStream out;
         if (head && contentLength >= 0) {
@@ -134,20 +133,16 @@ final class ResponseWriter implements ContainerResponseWriter {
     }
 
     /** The response headers as text: what {@code getStringHeaders()} gives, without building its views. */
-    static HttpFields fields(ContainerResponse response) {
+    private static HttpFields fields(ContainerResponse response, HeaderText headerText) {
         Map<String, List<Object>> headers = response.getHeaders();
         HttpFields fields = new HttpFields(headers.size() + 2);
-        Configuration configuration = null;
         for (Map.Entry<String, List<Object>> header : headers.entrySet()) {
             String name = header.getKey();
             for (Object value : header.getValue()) {
                 if (value instanceof String) {
                     fields.add(name, (String) value);
                 } else if (value != null) {
-                    if (configuration == null) {
-                        configuration = response.getRequestContext().getConfiguration();
-                    }
-                    String text = HeaderText.of(value, configuration);
+                    String text = headerText.of(value);
                     if (text != null) {
                         fields.add(name, text);
                     }

@@ -54,8 +54,7 @@ public abstract class Workers {
             return new External(executor);
         }
         Object virtualSetting = properties.get(CommonProperties.USE_VIRTUAL_THREADS);
-        boolean virtualWanted = virtualSetting == null || Settings.bool(properties, CommonProperties.USE_VIRTUAL_THREADS,
-                true);
+        boolean virtualWanted = virtualThreadsWanted(properties);
         ThreadFactory factory = Settings.instance(properties, CommonProperties.THREAD_FACTORY, ThreadFactory.class);
         int limit = Settings.integer(properties, FlecheProperties.MAX_CONCURRENT_REQUESTS, 10_000, 1);
         if (factory != null && virtualSetting != null && virtualWanted) {
@@ -74,6 +73,11 @@ public abstract class Workers {
                 Math.max(16, 4 * Runtime.getRuntime().availableProcessors()), 1);
         int queue = Settings.integer(properties, FlecheProperties.WORKER_QUEUE, 10_000, 0);
         return new Pool(threads, queue, factory != null ? factory : new Named("fleche-worker-"));
+    }
+
+    /** Whether the application leaves virtual threads on ({@code jersey.config.threads.use.virtual}, default true). */
+    static boolean virtualThreadsWanted(Map<String, Object> properties) {
+        return Settings.bool(properties, CommonProperties.USE_VIRTUAL_THREADS, true);
     }
 
     private static void startThread(ThreadFactory factory, Runnable task) {

@@ -55,7 +55,7 @@ class ResponseWriterTest {
     private ResponseWriter writer(boolean setStatusOverSendError, boolean nonBlocking) {
         Settings settings = new Settings(false, 3, 16, setStatusOverSendError);
         Deployment deployment = new Deployment(null, "/", settings, NonBlockingRoutes.NONE,
-                new BaseUris("/", false), armed);
+                new BaseUris("/", false), new HeaderText(null), armed);
         return new ResponseWriter(exchange, deployment, workers, nonBlocking);
     }
 
@@ -101,7 +101,7 @@ class ResponseWriterTest {
 
         FakeExchange other = new FakeExchange();
         ResponseWriter big = new ResponseWriter(other, new Deployment(null, "/", Settings.from(Map.of()),
-                NonBlockingRoutes.NONE, new BaseUris("/", false), armed), workers, false);
+                NonBlockingRoutes.NONE, new BaseUris("/", false), new HeaderText(null), armed), workers, false);
         big.writeResponseStatusAndHeaders(ResponseWriter.BUFFERED_LIMIT + 1, response(Response.ok().build()));
         assertEquals(ResponseWriter.BUFFERED_LIMIT + 1, other.streamedLength);
     }

@@ -50,21 +50,26 @@ class WorkersPoolTest {
         }
     }
 
-    @Test
-    void growsWhileEveryThreadIsBusyThenQueuesThenRefuses() throws InterruptedException {
-        pool = new Workers.Pool(3, 2, factory);
-        CountDownLatch entered = new CountDownLatch(3);
-        CountDownLatch release = new CountDownLatch(1);
-        CountDownLatch finished = new CountDownLatch(5);
-        Runnable blocking = () -> {
+    /** A task that signals {@code entered}, waits for {@code release}, then runs {@code after}. */
+    private static Runnable blocking(CountDownLatch entered, CountDownLatch release, Runnable after) {
+        return () -> {
             entered.countDown();
             try {
                 release.await(10, TimeUnit.SECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-            finished.countDown();
+            after.run();
         };
+    }
+
+    @Test
+    void growsWhileEveryThreadIsBusyThenQueuesThenRefuses() throws InterruptedException {
+        pool = new Workers.Pool(3, 2, factory);
+        CountDownLatch entered = new CountDownLatch(3);
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch finished = new CountDownLatch(5);
+        Runnable blocking = blocking(entered, release, finished::countDown);
         for (int i = 0; i < 3; i++) {
             assertTrue(pool.tryExecute(blocking));
         }
@@ -83,14 +88,7 @@ class WorkersPoolTest {
         pool = new Workers.Pool(2, 0, factory);
         CountDownLatch release = new CountDownLatch(1);
         CountDownLatch entered = new CountDownLatch(2);
-        Runnable blocking = () -> {
-            entered.countDown();
-            try {
-                release.await(10, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        };
+        Runnable blocking = blocking(entered, release, () -> { });
         assertTrue(pool.tryExecute(blocking));
         assertTrue(pool.tryExecute(blocking));
         assertTrue(entered.await(10, TimeUnit.SECONDS));
