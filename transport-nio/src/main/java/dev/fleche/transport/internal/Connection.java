@@ -39,7 +39,7 @@ final class Connection extends ConnectionInput {
         if (reactor.events.on()) {
             reactor.events.emit("open", id, "remote=" + channel.socket().getRemoteSocketAddress());
         }
-        armTimer(lastActivity + nanos(reactor.options.idleTimeout()));
+        armTimer(lastActivity + reactor.options.idleTimeout().toNanos());
     }
 
     // ---------------------------------------------------------------- readiness
@@ -80,7 +80,7 @@ final class Connection extends ConnectionInput {
             reject(413, "request body larger than " + reactor.options.maxBodyBytes() + " bytes");
             return;
         }
-        armTimer(reactor.now + nanos(reactor.options.bodyTimeout()));
+        armTimer(reactor.now + reactor.options.bodyTimeout().toNanos());
         if (!head.chunked() && length <= reactor.options.bodyAggregationBytes() && !head.expectContinue()) {
             started.aggregateBody(); // dispatched once the body is complete
         } else {
@@ -112,9 +112,9 @@ final class Connection extends ConnectionInput {
             return;
         }
         long now = reactor.now;
-        long recheck = now + nanos(reactor.options.idleTimeout());
+        long recheck = now + reactor.options.idleTimeout().toNanos();
         if (outputQueued()) {
-            long due = lastWriteProgress + nanos(reactor.options.writeStallTimeout());
+            long due = lastWriteProgress + reactor.options.writeStallTimeout().toNanos();
             if (due - now <= 0) {
                 timedOut("write-stall", 0, null);
                 return;
@@ -123,14 +123,14 @@ final class Connection extends ConnectionInput {
         }
         if (exchange == null) {
             if (readingHead) {
-                long due = headStart + nanos(reactor.options.headerTimeout());
+                long due = headStart + reactor.options.headerTimeout().toNanos();
                 if (due - now <= 0) {
                     timedOut("header", 408, "request head not received in time");
                     return;
                 }
                 recheck = Math.min(recheck, due);
             } else {
-                long due = lastActivity + nanos(reactor.options.idleTimeout());
+                long due = lastActivity + reactor.options.idleTimeout().toNanos();
                 if (due - now <= 0) {
                     timedOut("idle", 0, null);
                     return;
@@ -138,7 +138,7 @@ final class Connection extends ConnectionInput {
                 recheck = Math.min(recheck, due);
             }
         } else if (exchange.receivingBody() && !readPaused) {
-            long due = lastActivity + nanos(reactor.options.bodyTimeout());
+            long due = lastActivity + reactor.options.bodyTimeout().toNanos();
             if (due - now <= 0) {
                 timedOut("body", 408, "request body not received in time");
                 return;

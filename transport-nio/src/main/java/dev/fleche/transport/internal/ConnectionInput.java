@@ -129,7 +129,7 @@ abstract class ConnectionInput extends ConnectionOutput {
             if (!readingHead) {
                 readingHead = true;
                 headStart = reactor.now;
-                armTimer(headStart + nanos(reactor.options.headerTimeout()));
+                armTimer(headStart + reactor.options.headerTimeout().toNanos());
             }
         }
         return at;

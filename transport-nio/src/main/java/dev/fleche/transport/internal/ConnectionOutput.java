@@ -72,10 +72,6 @@ abstract class ConnectionOutput extends TimerNode {
         }
     }
 
-    static long nanos(java.time.Duration d) {
-        return d.toNanos();
-    }
-
     /** Schedules this connection's timer at {@code deadline} unless it is already due earlier. */
     void armTimer(long deadline) {
         if (closed) {
@@ -355,7 +351,7 @@ abstract class ConnectionOutput extends TimerNode {
             }
             if (!queue.isEmpty()) {
                 setInterest(interest | SelectionKey.OP_WRITE);
-                armTimer(lastWriteProgress + nanos(reactor.options.writeStallTimeout()));
+                armTimer(lastWriteProgress + reactor.options.writeStallTimeout().toNanos());
                 return;
             }
         }

@@ -27,9 +27,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * turn.
  *
  * <pre>
- *   loop:  select (bounded by the next timer tick) ─▶ ready keys ─▶ queued tasks ─▶ expired timers ─┐
- *            ▲                                                                                    │
- *            └────────────────────────────────────────────────────────────────────────────────────┘
+ *   loop:  select (bounded by the timers' next wake) ─▶ ready keys ─▶ queued tasks ─▶ expired timers ─┐
+ *            ▲                                                                                        │
+ *            └────────────────────────────────────────────────────────────────────────────────────────┘
  * </pre>
  */
 public final class Reactor implements Runnable {
@@ -101,7 +101,7 @@ public final class Reactor implements Runnable {
     }
 
     private void turn() {
-        long wait = wheel.millisToNextTick(now);
+        long wait = wheel.millisToWake(now);
         wakeupPending.set(false);
         try {
             if (!tasks.isEmpty()) {

@@ -9,7 +9,7 @@ package dev.fleche.transport.internal;
  * Not thread-safe: only the owning reactor touches it.
  *
  * <p>Precision: the reactor waits until the next tick, or until the earliest deadline of the current tick when
- * that comes first ({@link #millisToNextTick}), so a node expires within about a millisecond of its deadline
+ * that comes first ({@link #millisToWake}), so a node expires within about a millisecond of its deadline
  * rather than at the end of its tick — without waking the reactor more often than once a tick when nothing is due
  * sooner.
  */
@@ -118,7 +118,7 @@ final class TimerWheel {
      * Milliseconds until the next tick, or until the current tick's earliest deadline when sooner (rounded up, at
      * least 1), when anything is scheduled; else 0 (meaning: wait for I/O only).
      */
-    long millisToNextTick(long now) {
+    long millisToWake(long now) {
         if (size == 0) {
             return 0;
         }

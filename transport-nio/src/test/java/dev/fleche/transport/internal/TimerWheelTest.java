@@ -11,7 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The timer wheel driven as a reactor drives it — advance, then wait exactly as long as {@code millisToNextTick}
+ * The timer wheel driven as a reactor drives it — advance, then wait exactly as long as {@code millisToWake}
  * says (a perfect selector) — on a fake clock: nodes expire at their deadline or within a millisecond after it,
  * never before, whatever their round; cancelled nodes never expire.
  */
@@ -39,7 +39,7 @@ class TimerWheelTest {
     private void runUntil(long until) {
         while (now < until) {
             wheel.advance(now);
-            long wait = wheel.millisToNextTick(now);
+            long wait = wheel.millisToWake(now);
             now = wait == 0 ? until : Math.min(until, now + wait * MS);
             turns++;
         }
@@ -81,7 +81,7 @@ class TimerWheelTest {
     void aDeadlineAlreadyPassedExpiresOnTheNextAdvance() {
         runUntil(ORIGIN + 55 * MS);
         Node node = schedule(-20 * MS);
-        assertEquals(1, wheel.millisToNextTick(now));
+        assertEquals(1, wheel.millisToWake(now));
         wheel.advance(now);
         assertEquals(now, node.expiredAt);
     }
@@ -95,7 +95,7 @@ class TimerWheelTest {
         runUntil(ORIGIN + 100 * MS);
         assertEquals(-1, cancelled.expiredAt);
         assertTrue(kept.expiredAt >= kept.deadline);
-        assertEquals(0, wheel.millisToNextTick(now), "empty wheel: wait for I/O only");
+        assertEquals(0, wheel.millisToWake(now), "empty wheel: wait for I/O only");
     }
 
     @Test
