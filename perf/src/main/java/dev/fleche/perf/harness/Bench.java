@@ -261,7 +261,7 @@ public final class Bench {
         return total * o.rounds;
     }
 
-    /** The targets' JVM as {@code java -version} names it (its VM line), else the harness's own. */
+    /** The targets' JVM as {@code java -version} names it (its VM line). */
     private static String jdkVersion(String java) {
         String out = Proc.run(List.of(java, "-version"), 30);
         if (out != null) {
@@ -271,7 +271,7 @@ public final class Bench {
                 }
             }
         }
-        return System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version");
+        return "unknown (" + java + " -version failed)";
     }
 
     private static String names(List<?> items) {

@@ -73,7 +73,8 @@ final class Options {
     int sse = 10_000;
     long transferBytes = 1L << 30;
     String flags = "-Xms512m -Xmx512m";
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    /** The targets' java: by default the binary running the harness. */
+    String java = ProcessHandle.current().info().command().orElse("java");
     String pin;
     int port = 18080;
     Path out;

@@ -52,7 +52,8 @@ final class Results {
         String status = git("status", "--porcelain");
         meta.put("uncommittedPaths", status == null ? null : status.isBlank() ? 0 : status.split("\n").length);
         meta.put("cpus", Runtime.getRuntime().availableProcessors());
-        meta.put("kernel", System.getProperty("os.name") + " " + System.getProperty("os.version"));
+        String kernel = Proc.run(List.of("uname", "-sr"), 10);
+        meta.put("kernel", kernel == null ? "unknown" : kernel.trim());
         meta.put("loadAverageAtStart", Proc.loadAverage());
         meta.put("rounds", o.rounds);
         meta.put("warmupSeconds", o.warmup);
