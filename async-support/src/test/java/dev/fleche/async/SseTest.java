@@ -1,24 +1,27 @@
 package dev.fleche.async;
 
+import dev.fleche.jersey.ClientConnection;
+import dev.fleche.jersey.FlecheProperties;
 import dev.fleche.transport.testing.RawHttp;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.sse.Sse;
 import jakarta.ws.rs.sse.SseBroadcaster;
 import jakarta.ws.rs.sse.SseEventSink;
+import org.glassfish.jersey.media.sse.OutboundEvent;
 import org.glassfish.jersey.server.ResourceConfig;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.io.Flushable;
 import java.io.IOException;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
@@ -26,26 +29,39 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Server-sent events through Jersey's {@code SseEventSink} on Fleche: each event is on the wire when it is sent
  * (the resource waits for the client's acknowledgement before producing the next), the head goes out on
- * {@code flush()}, a departed client closes its sink and is dropped by the broadcaster, heartbeats are comments
+ * {@code flush()}, a departed client's sink closes on the next send (which fails, nothing thrown) and is dropped by
+ * the broadcaster, heartbeats are comments
  * on the reactor timer that stop with the stream, and {@code Last-Event-ID} reaches the resource.
  */
 class SseTest extends AsyncJerseyTest {
     static final BlockingQueue<Integer> ACKS = new LinkedBlockingQueue<>();
     static final List<String> PROBLEMS = new CopyOnWriteArrayList<>();
     static final ConcurrentHashMap<String, SseEventSink> SINKS = new ConcurrentHashMap<>();
+    /** Counted down when the transport has seen the named client leave. */
+    static final ConcurrentHashMap<String, CountDownLatch> DEPARTED = new ConcurrentHashMap<>();
     static volatile CountDownLatch headSent = new CountDownLatch(1);
     static volatile CompletableFuture<SseEventSink> dropped = new CompletableFuture<>();
+    /** Keeps the sink under {@code name}, and a latch counted down when the transport sees its client leave. */
+    static void remember(String name, SseEventSink sink, ContainerRequestContext request) {
+        SINKS.put(name, sink);
+        CountDownLatch departed = new CountDownLatch(1);
+        DEPARTED.put(name, departed);
+        ((ClientConnection) request.getProperty(FlecheProperties.CONNECTION)).onDisconnect(departed::countDown);
+    }
+
     /** The broadcaster of this test class and the {@link Sse} it came from, made by the first subscriber. */
     static volatile SseBroadcaster broadcaster;
     static volatile Sse broadcastSse;
@@ -84,8 +100,9 @@ class SseTest extends AsyncJerseyTest {
         @Path("broadcast")
         @Produces(MediaType.SERVER_SENT_EVENTS)
         @SseHeartbeat(0) // this test reads events only
-        public void broadcast(@Context SseEventSink sink, @Context Sse sse, @QueryParam("name") String name) {
-            SINKS.put(name, sink);
+        public void broadcast(@Context SseEventSink sink, @Context Sse sse, @QueryParam("name") String name,
+                              @Context ContainerRequestContext request) {
+            remember(name, sink, request);
             broadcaster(sse).register(sink); // before the hello: a client that read it is subscribed
             sink.send(sse.newEvent("hello " + name));
         }
@@ -94,8 +111,8 @@ class SseTest extends AsyncJerseyTest {
         @Path("heartbeat")
         @Produces(MediaType.SERVER_SENT_EVENTS)
         @SseHeartbeat(value = 30, unit = TimeUnit.MILLISECONDS)
-        public void heartbeat(@Context SseEventSink sink, @Context Sse sse) {
-            SINKS.put("heartbeat", sink);
+        public void heartbeat(@Context SseEventSink sink, @Context Sse sse, @Context ContainerRequestContext request) {
+            remember("heartbeat", sink, request);
             sink.send(sse.newEvent("started"));
         }
 
@@ -197,13 +214,14 @@ class SseTest extends AsyncJerseyTest {
             assertFalse(leavingSink.isClosed());
 
             leaving.close();
-            Await.until("isClosed() within 1 s of the close", Duration.ofSeconds(1), leavingSink::isClosed);
+            assertTrue(DEPARTED.get("leaving").await(5, TimeUnit.SECONDS), "the transport saw the client leave");
             broadcaster.broadcast(broadcastSse.newEvent("after"));
             assertEquals(List.of("data: after"), readEvent(staying));
-            assertTrue(dropped.get(5, TimeUnit.SECONDS) == leavingSink, "the broadcaster dropped the closed sink");
-            assertFalse(SINKS.get("staying").isClosed());
+            Await.until("the send that failed closed the sink", leavingSink::isClosed);
             broadcaster.broadcast(broadcastSse.newEvent("again"));
             assertEquals(List.of("data: again"), readEvent(staying));
+            assertTrue(dropped.get(5, TimeUnit.SECONDS) == leavingSink, "the broadcaster dropped the closed sink");
+            assertFalse(SINKS.get("staying").isClosed());
             SINKS.get("staying").close();
             assertNull(staying.readBodyLine(), "closing the sink ends the response");
         }
@@ -247,8 +265,14 @@ class SseTest extends AsyncJerseyTest {
         assertEquals(List.of("data: started"), readEvent(client));
         assertEquals(List.of(": heartbeat"), readEvent(client));
         client.reset();
-        Await.until("the sink is closed", Duration.ofSeconds(1), () -> SINKS.get("heartbeat").isClosed());
+        assertTrue(DEPARTED.get("heartbeat").await(5, TimeUnit.SECONDS), "the transport saw the client leave");
         Await.until("the heartbeat timer was cancelled", () -> container().armedTimers() == 0);
+        SseEventSink sink = SINKS.get("heartbeat");
+        CompletableFuture<?> sent = sink.send(new OutboundEvent.Builder().comment("late").build())
+                .toCompletableFuture();
+        ExecutionException failed = assertThrows(ExecutionException.class, () -> sent.get(5, TimeUnit.SECONDS),
+                "a send after the departure completes exceptionally (nothing thrown)");
+        assertTrue(sink.isClosed(), "and closes the sink: " + failed.getCause());
     }
 
     @Test

@@ -4,6 +4,7 @@ import dev.fleche.jersey.ClientConnection;
 import dev.fleche.transport.HttpExchange;
 import dev.fleche.transport.HttpFields;
 import jakarta.ws.rs.container.AsyncResponse;
+import jakarta.ws.rs.sse.SseEventSink;
 import org.glassfish.jersey.server.ChunkedOutput;
 import org.glassfish.jersey.server.ContainerException;
 import org.glassfish.jersey.server.ContainerResponse;
@@ -38,9 +39,12 @@ import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
  * the owner's half-written response.
  *
  * <p>Disconnects: once suspended, the writer listens for the transport's disconnect signal. When the client
- * leaves, a worker completes the exchange (timers cancelled), closes a {@link ChunkedOutput} entity (an SSE sink
- * then reports {@code isClosed()}), and resumes a still-suspended {@code AsyncResponse} with
- * {@link ClientGone#response()}, which makes Jersey run its {@code ConnectionCallback}s — no write needed.
+ * leaves, a worker completes the exchange (timers cancelled), closes a plain {@link ChunkedOutput} entity (its
+ * {@code isClosed()} turns true and the next {@code write} fails with an {@code IOException}), and resumes a
+ * still-suspended {@code AsyncResponse} with {@link ClientGone#response()}, which makes Jersey run its
+ * {@code ConnectionCallback}s — no write needed. An SSE sink is left to close itself on its next {@code send}, as on
+ * Jersey's other containers: that send's stage completes exceptionally, whereas a send on a sink the container had
+ * closed would throw {@code IllegalStateException} (the Jakarta REST contract of a closed sink) at the application.
  */
 final class ResponseWriter implements ContainerResponseWriter {
     static final int BUFFERED_LIMIT = 64 * 1024;
@@ -299,7 +303,7 @@ final class ResponseWriter implements ContainerResponseWriter {
         finish();
     }
 
-    /** Worker: completes the exchange, closes a chunked entity, and runs Jersey's ConnectionCallbacks. */
+    /** Worker: completes the exchange, closes a chunked entity (not an SSE sink), runs Jersey's ConnectionCallbacks. */
     private void disconnected() {
         SuspendTimer current = timer;
         TimeoutHandler handler = current == null ? null : current.handler();
@@ -307,7 +311,7 @@ final class ResponseWriter implements ContainerResponseWriter {
         if (!finish()) {
             return; // completed meanwhile
         }
-        if (stream != null) {
+        if (stream != null && !(stream instanceof SseEventSink)) {
             try {
                 stream.close();
             } catch (IOException | RuntimeException e) {

@@ -7,18 +7,20 @@ import java.io.OutputStream;
 
 /**
  * The transport's streamed response body as Jersey sees it: writes and flushes go straight through (a
- * {@code flush()} hands the bytes to the reactor at once). Once the client is gone, a write fails with
- * {@link IOException}, and so does a flush of bytes written before; but a flush with nothing to send and
- * {@code close()} are quiet — there is nothing left to deliver or end, and Jersey flushes and closes on every
- * close of a response (closing an SSE sink whose client just left would otherwise throw an
- * {@code UncheckedIOException} at the application and log a warning).
+ * {@code flush()} hands the bytes to the reactor at once).
+ *
+ * <p>Once the client is gone (or the exchange was aborted, or the body closed), a {@code write} fails with
+ * {@link IOException} — that is how the application learns of the departure, once — while {@code flush()} and
+ * {@code close()} are quiet: nothing is left to deliver or end. Jersey flushes and closes the entity stream on its
+ * own close path ({@code ChunkedOutput}, SSE sinks, {@code ContainerResponse.close}), and an exception there reaches
+ * the container's {@code failure()}, which must rethrow it: it would escape {@code ChunkedOutput.write} into the
+ * application as an {@code UncheckedIOException}. Whether the exchange is still open is checked after a failure,
+ * so a client that leaves between the check and the write cannot slip through.
  */
 final class StreamedBody extends OutputStream {
     private final HttpExchange exchange;
     private final OutputStream out;
     private volatile boolean closed;
-    /** Bytes were written since the last flush. */
-    private volatile boolean pending;
 
     StreamedBody(HttpExchange exchange, OutputStream out) {
         this.exchange = exchange;
@@ -27,23 +29,26 @@ final class StreamedBody extends OutputStream {
 
     @Override
     public void write(int b) throws IOException {
-        pending = true;
         out.write(b);
     }
 
     @Override
     public void write(byte[] bytes, int offset, int length) throws IOException {
-        pending = true;
         out.write(bytes, offset, length);
     }
 
     @Override
     public void flush() throws IOException {
-        if (!pending && !exchange.isOpen()) {
+        if (closed) {
             return;
         }
-        out.flush();
-        pending = false;
+        try {
+            out.flush();
+        } catch (IOException e) {
+            if (exchange.isOpen()) {
+                throw e;
+            }
+        }
     }
 
     @Override
@@ -52,8 +57,12 @@ final class StreamedBody extends OutputStream {
             return;
         }
         closed = true;
-        if (exchange.isOpen()) {
+        try {
             out.close();
+        } catch (IOException e) {
+            if (exchange.isOpen()) {
+                throw e; // e.g. fewer bytes than the Content-Length promised: the transport aborts and says so
+            }
         }
     }
 
