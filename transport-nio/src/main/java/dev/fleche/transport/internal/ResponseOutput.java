@@ -18,7 +18,7 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 final class ResponseOutput extends OutputStream {
     /** The response head, encoded by the reactor with the first part. */
-    record Head(int status, HttpFields fields, long contentLength) {
+    record Head(int status, String reason, HttpFields fields, long contentLength) {
         boolean chunked() {
             return contentLength < 0;
         }
@@ -139,7 +139,7 @@ final class ResponseOutput extends OutputStream {
         Connection connection = exchange.connection;
         Runnable task = () -> {
             inTasks.addAndGet(-length);
-            connection.writeStreamed(exchange, first, data, length, last);
+            connection.streamPart(exchange, first, data, length, last);
         };
         if (exchange.inReactor()) {
             task.run();
@@ -149,7 +149,7 @@ final class ResponseOutput extends OutputStream {
     }
 
     private long backlog() {
-        return inTasks.get() + exchange.connection.outBytes;
+        return inTasks.get() + exchange.connection.queuedBytes();
     }
 
     private void awaitWindow() throws IOException {
