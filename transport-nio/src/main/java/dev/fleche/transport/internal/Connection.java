@@ -77,9 +77,11 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
                 return this != CLOSED;
             }
             switch (this) {
-                case IDLE, READING_HEAD:
+                case IDLE:
                     return next == READING_HEAD || next == READING_BODY || next == STREAMING_BODY
                             || next == DISPATCHED || next == CLOSING;
+                case READING_HEAD:
+                    return next == READING_BODY || next == STREAMING_BODY || next == DISPATCHED || next == CLOSING;
                 case READING_BODY:
                     return next == DISPATCHED || next == CLOSING;
                 case STREAMING_BODY:
@@ -536,7 +538,7 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
             reactor.counters.bytesWritten += written;
             Exchange current = exchange;
             if (current != null) {
-                current.outboundDrained();
+                current.outboundWritten();
             }
         }
         if (outbound.queued()) {

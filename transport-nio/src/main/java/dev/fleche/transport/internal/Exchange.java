@@ -190,10 +190,10 @@ final class Exchange extends ExchangeLifecycle {
     }
 
     /** Sent bytes left the outbound queue: wake a blocked writer when below the low watermark. */
-    void outboundDrained() {
+    void outboundWritten() {
         ResponseOutput out = output;
         if (out != null) {
-            out.drained();
+            out.wakeWriterIfDue();
         }
     }
 
@@ -202,7 +202,7 @@ final class Exchange extends ExchangeLifecycle {
         bodyFailed(error);
         ResponseOutput out = output;
         if (out != null) {
-            out.drained();
+            out.wakeWriterIfDue();
         }
     }
 

@@ -30,7 +30,7 @@ final class ResponseOutput extends OutputStream {
     private final Head head;
     private final long highWater;
     private final ReentrantLock lock = new ReentrantLock();
-    private final Condition drained = lock.newCondition();
+    private final Condition written = lock.newCondition();
     /** Bytes handed to the reactor whose task has not run yet. */
     private final AtomicLong inTasks = new AtomicLong();
     private volatile boolean waiting;
@@ -163,7 +163,7 @@ final class ResponseOutput extends OutputStream {
         try {
             while (backlog() > highWater / 2) {
                 ensureOpen();
-                drained.await();
+                written.await();
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -175,11 +175,11 @@ final class ResponseOutput extends OutputStream {
     }
 
     /** Reactor: bytes left the outbound queue, or the connection closed; wakes a blocked writer if due. */
-    void drained() {
+    void wakeWriterIfDue() {
         if (waiting && (backlog() <= highWater / 2 || !exchange.isOpen())) {
             lock.lock();
             try {
-                drained.signalAll();
+                written.signalAll();
             } finally {
                 lock.unlock();
             }
