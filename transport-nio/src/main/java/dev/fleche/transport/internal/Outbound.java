@@ -28,6 +28,8 @@ final class Outbound {
     /** Bytes queued for the channel and not yet written; read by blocked writers on other threads. */
     private volatile long queuedBytes;
     private long lastWriteProgress;
+    /** The channel holds bytes of its own it could not write yet (TLS records): they go before ours. */
+    private boolean channelHolding;
 
     // the response in flight
     private boolean continueSent;
@@ -172,9 +174,9 @@ final class Outbound {
         queuedBytes += buffer.remaining();
     }
 
-    /** Whether bytes are queued that the channel has not taken yet. */
+    /** Whether bytes are queued that the channel has not taken yet, or that the channel has not sent yet. */
     boolean queued() {
-        return queue != null && !queue.isEmpty();
+        return channelHolding || (queue != null && !queue.isEmpty());
     }
 
     /** Whether anything of this connection waits to be written, staged or queued. */
@@ -203,7 +205,7 @@ final class Outbound {
             ByteSink staging = reactor.staging;
             int size = staging.size();
             try {
-                if (size > 0 && !queued() && channel.flush()) {
+                if (size > 0 && !queued() && channelFlushed(channel)) {
                     ByteBuffer direct = ByteBuffer.wrap(staging.array(), 0, size);
                     written += channel.write(direct);
                     if (direct.hasRemaining()) {
@@ -224,9 +226,15 @@ final class Outbound {
         return written;
     }
 
+    /** Lets the channel write bytes of its own first (TLS records); returns whether it holds none now. */
+    private boolean channelFlushed(ConnectionChannel channel) throws IOException {
+        channelHolding = !channel.flush();
+        return !channelHolding;
+    }
+
     private long writeQueue(ConnectionChannel channel) throws IOException {
         ArrayDeque<ByteBuffer> waiting = queue;
-        if (waiting == null || waiting.isEmpty() || !channel.flush()) {
+        if (!channelFlushed(channel) || waiting == null || waiting.isEmpty()) {
             return 0;
         }
         long total = 0;

@@ -199,7 +199,7 @@ final class ResponseEncoder {
         return dateField;
     }
 
-    /** The standard reason phrase of {@code status}, or an empty string. */
+    /** The standard reason phrase of {@code status} (RFC 9110 15, RFC 7725 for 451), or an empty string. */
     static String reasonPhrase(int status) {
         switch (status) {
             case 100: return "Continue";
@@ -242,6 +242,7 @@ final class ResponseEncoder {
             case 428: return "Precondition Required";
             case 429: return "Too Many Requests";
             case 431: return "Request Header Fields Too Large";
+            case 451: return "Unavailable For Legal Reasons";
             case 500: return "Internal Server Error";
             case 501: return "Not Implemented";
             case 502: return "Bad Gateway";
