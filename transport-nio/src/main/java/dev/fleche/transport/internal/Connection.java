@@ -123,8 +123,11 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
     private boolean readPaused;
     /** In CLOSING: whether the client may still be sending, so that the close lingers. */
     private boolean lingerAfterFlush;
-    private long lastActivity;
-    private long headStart;
+    /**
+     * Where the current phase's timeout counts from: the first byte of the head in READING_HEAD, else the last
+     * activity (bytes read, an exchange started or ended, reading resumed).
+     */
+    private long since;
     volatile String closeReason;
 
     Connection(Reactor reactor, SocketChannel socket, long id) {
@@ -132,7 +135,7 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
         this.id = id;
         this.channel = reactor.openChannel(socket, this);
         this.outbound = new Outbound(this);
-        this.lastActivity = reactor.now;
+        this.since = reactor.now;
     }
 
     State state() {
@@ -152,7 +155,7 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
         if (reactor.events.on()) {
             reactor.events.emit("open", id, "remote=" + socket().socket().getRemoteSocketAddress());
         }
-        armTimer(lastActivity + reactor.options.idleTimeout().toNanos());
+        armTimer(since + reactor.options.idleTimeout().toNanos());
     }
 
     // ---------------------------------------------------------------- readiness
@@ -203,7 +206,9 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
                 return;
             }
             reactor.counters.bytesRead += n;
-            lastActivity = reactor.now;
+            if (state != State.READING_HEAD) {
+                since = reactor.now;
+            }
             serve(buffer.array(), 0, buffer.position());
         } while (channel.hasBufferedInput() && state.reads() && !readPaused);
     }
@@ -259,8 +264,8 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
             startExchange(head);
         } else if (state == State.IDLE && inbound.headInProgress()) {
             moveTo(State.READING_HEAD);
-            headStart = reactor.now;
-            armTimer(headStart + reactor.options.headerTimeout().toNanos());
+            since = reactor.now;
+            armTimer(since + reactor.options.headerTimeout().toNanos());
         }
         return at;
     }
@@ -284,7 +289,8 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
             refuse(Refusal.BODY_TOO_LARGE);
             return;
         }
-        armTimer(reactor.now + options.bodyTimeout().toNanos());
+        since = reactor.now;
+        armTimer(since + options.bodyTimeout().toNanos());
         RequestBody body = inbound.body();
         if (!head.chunked() && length <= options.bodyAggregationBytes() && !head.expectContinue()) {
             body.aggregate((int) length);
@@ -460,12 +466,12 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
     private void finishExchange() {
         exchange = null;
         moveTo(State.IDLE);
-        lastActivity = reactor.now;
+        since = reactor.now;
         resumeReading();
         if (inbound.hasLeftover()) {
             // Kept bytes mean that no serve() is on the stack (it holds them while it runs): serve them now.
-            int length = inbound.leftoverLength();
-            serve(inbound.takeLeftover(), 0, length);
+            byte[] kept = inbound.takeLeftover();
+            serve(kept, 0, kept.length);
         }
     }
 
@@ -608,7 +614,7 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
             return;
         }
         readPaused = false;
-        lastActivity = reactor.now;
+        since = reactor.now;
         updateInterest();
         if (channel.hasBufferedInput()) {
             reactor.execute(this::channelReady); // no readiness will come for bytes the channel already holds
@@ -659,10 +665,10 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
             recheck = Math.min(recheck, due);
         }
         long due = switch (state) {
-            case IDLE -> lastActivity + options.idleTimeout().toNanos();
-            case READING_HEAD -> headStart + options.headerTimeout().toNanos();
+            case IDLE -> since + options.idleTimeout().toNanos();
+            case READING_HEAD -> since + options.headerTimeout().toNanos();
             case READING_BODY, STREAMING_BODY, DISCARDING_BODY ->
-                    readPaused ? recheck : lastActivity + options.bodyTimeout().toNanos();
+                    readPaused ? recheck : since + options.bodyTimeout().toNanos();
             default -> recheck; // DISPATCHED, CLOSING: only the write stall applies
         };
         if (due - now <= 0) {

@@ -20,49 +20,43 @@ final class Inbound {
     /** Kept bytes beyond this pause reading until the exchange in flight is over. */
     static final int MAX_LEFTOVER = 32 * 1024;
 
+    /** Bytes kept for later, exactly as long as they are; or null. */
     private byte[] leftover;
-    private int leftoverLength;
     private RequestHeadParser parser;
     private RequestBody body;
-    /** Bytes read and dropped while lingering. */
-    long lingerDiscarded;
+    /** Bytes read and dropped while lingering (bounded far below 2 GiB by the connection). */
+    int lingerDiscarded;
 
     /** Puts the kept bytes at the start of {@code buffer}; returns how many. */
     int restore(ByteBuffer buffer) {
-        int length = leftoverLength;
-        if (leftover != null) {
-            buffer.put(leftover, 0, length);
-            dropLeftover();
+        byte[] kept = leftover;
+        if (kept == null) {
+            return 0;
         }
-        return length;
+        buffer.put(kept);
+        leftover = null;
+        return kept.length;
     }
 
     boolean hasLeftover() {
         return leftover != null;
     }
 
-    /** The kept bytes, which this part forgets; {@link #leftoverLength()} must be read first. */
+    /** The kept bytes, which this part forgets. */
     byte[] takeLeftover() {
         byte[] kept = leftover;
         leftover = null;
-        leftoverLength = 0;
         return kept;
-    }
-
-    int leftoverLength() {
-        return leftoverLength;
     }
 
     /** Keeps a copy of {@code bytes[from, end)}; returns whether that is as much as may be kept (pause reading). */
     boolean keep(byte[] bytes, int from, int end) {
         leftover = Arrays.copyOfRange(bytes, from, end);
-        leftoverLength = end - from;
-        return leftoverLength >= MAX_LEFTOVER;
+        return end - from >= MAX_LEFTOVER;
     }
 
     void dropLeftover() {
         leftover = null;
-        leftoverLength = 0;
     }
 
     /** Parses head bytes from {@code bytes[offset, end)}; returns the index after the last byte used. */
