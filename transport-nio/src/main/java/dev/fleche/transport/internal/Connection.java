@@ -123,6 +123,8 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
     private boolean readPaused;
     /** In CLOSING: whether the client may still be sending, so that the close lingers. */
     private boolean lingerAfterFlush;
+    /** In LINGERING: bytes read and dropped (the close comes at {@link #LINGER_BYTES}, far below 2 GiB). */
+    private int lingerDiscarded;
     /**
      * Where the current phase's timeout counts from: the first byte of the head in READING_HEAD, else the last
      * activity (bytes read, an exchange started or ended, reading resumed).
@@ -593,8 +595,8 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
                 return;
             }
             reactor.counters.bytesRead += n;
-            inbound.lingerDiscarded += n;
-            if (inbound.lingerDiscarded > LINGER_BYTES) {
+            lingerDiscarded += n;
+            if (lingerDiscarded > LINGER_BYTES) {
                 close("linger-limit");
                 return;
             }

@@ -24,8 +24,6 @@ final class Inbound {
     private byte[] leftover;
     private RequestHeadParser parser;
     private RequestBody body;
-    /** Bytes read and dropped while lingering (bounded far below 2 GiB by the connection). */
-    int lingerDiscarded;
 
     /** Puts the kept bytes at the start of {@code buffer}; returns how many. */
     int restore(ByteBuffer buffer) {
