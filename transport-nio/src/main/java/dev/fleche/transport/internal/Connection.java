@@ -140,10 +140,6 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
         this.since = reactor.now;
     }
 
-    State state() {
-        return state;
-    }
-
     private void moveTo(State next) {
         state = state.to(next);
     }
