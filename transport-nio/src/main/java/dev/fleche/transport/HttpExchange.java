@@ -80,12 +80,26 @@ public interface HttpExchange {
     // ---- response ----
 
     /**
+     * Sends a complete response with {@code body} (may be empty) and {@code Content-Length}, with the standard
+     * reason phrase. Same as {@link #respond(int, String, HttpFields, byte[])} with a null reason.
+     */
+    default void respond(int status, HttpFields headers, byte[] body) {
+        respond(status, null, headers, body);
+    }
+
+    /**
      * Sends a complete response with {@code body} (may be empty) and {@code Content-Length}. Never blocks: the
      * bytes are queued and written by the reactor. For {@code HEAD} requests the body is not sent.
      *
+     * <p>Any three-digit {@code status} is sent as given (a client treats an unknown one by its class).
+     * {@code reason} goes on the status line when it is a valid reason-phrase (tab, space, visible ASCII and bytes
+     * 0x80-0xFF, RFC 9112 4); when it is null, empty or invalid the standard phrase is sent (an empty one for a
+     * status without a standard phrase).
+     *
+     * @throws IllegalArgumentException when {@code status} is not within 100..999
      * @throws IllegalStateException when a response was already started
      */
-    void respond(int status, HttpFields headers, byte[] body);
+    void respond(int status, String reason, HttpFields headers, byte[] body);
 
     /**
      * Starts a streamed response and returns its body stream. {@code contentLength >= 0} sends that length and
@@ -96,7 +110,18 @@ public interface HttpExchange {
      *
      * @throws IllegalStateException when a response was already started
      */
-    OutputStream startResponse(int status, HttpFields headers, long contentLength);
+    default OutputStream startResponse(int status, HttpFields headers, long contentLength) {
+        return startResponse(status, null, headers, contentLength);
+    }
+
+    /**
+     * {@link #startResponse(int, HttpFields, long)} with a reason phrase, which goes on the status line as
+     * {@link #respond(int, String, HttpFields, byte[])} describes.
+     *
+     * @throws IllegalArgumentException when {@code status} is not within 100..999, or {@code contentLength < -1}
+     * @throws IllegalStateException when a response was already started
+     */
+    OutputStream startResponse(int status, String reason, HttpFields headers, long contentLength);
 
     /** Whether a response has been started (by {@link #respond}, {@link #startResponse}, or the transport itself). */
     boolean isResponseStarted();

@@ -22,12 +22,15 @@ import java.util.function.LongSupplier;
  *   <tr><td>{@code maxRequestLineBytes}</td><td>8 KiB</td><td>longer request line: {@code 414}</td></tr>
  *   <tr><td>{@code maxHeaderBytes}</td><td>16 KiB</td><td>larger header (or trailer) section: {@code 431}</td></tr>
  *   <tr><td>{@code maxHeaderCount}</td><td>100</td><td>more header fields: {@code 431}</td></tr>
- *   <tr><td>{@code maxBodyBytes}</td><td>64 MiB</td><td>larger request body: {@code 413} (before reading when
- *       {@code Content-Length} says so); {@code Long.MAX_VALUE} for no limit</td></tr>
+ *   <tr><td>{@code maxBodyBytes}</td><td>none ({@code Long.MAX_VALUE})</td><td>larger request body: {@code 413}
+ *       (before reading when {@code Content-Length} says so). It bounds what a handler <em>streams</em>; what Fleche
+ *       itself holds of a body is bounded anyway: a body received whole is at most {@code bodyAggregationBytes},
+ *       a streamed one waits in at most {@code inboundWindowBytes} — so by default a streamed body (an upload of
+ *       any size) is not limited</td></tr>
  *   <tr><td>{@code bodyAggregationBytes}</td><td>16 KiB</td><td>bodies with a {@code Content-Length} up to this
  *       are received whole before the handler is called, so reading them never blocks</td></tr>
- *   <tr><td>{@code maxDrainBytes}</td><td>64 KiB</td><td>an unread request body up to this is read and discarded
- *       after the response to keep the connection; a larger one closes it</td></tr>
+ *   <tr><td>{@code maxDiscardBytes}</td><td>64 KiB</td><td>a request body the handler left unread, up to this, is
+ *       read and discarded after the response to keep the connection; a larger one closes it</td></tr>
  *   <tr><td>{@code inboundWindowBytes}</td><td>64 KiB</td><td>request body bytes queued for a handler before the
  *       reactor stops reading the socket</td></tr>
  *   <tr><td>{@code outboundHighWaterBytes}</td><td>64 KiB</td><td>response bytes queued for a slow client
@@ -56,7 +59,7 @@ public record ServerOptions(
         int maxHeaderCount,
         long maxBodyBytes,
         int bodyAggregationBytes,
-        long maxDrainBytes,
+        long maxDiscardBytes,
         int inboundWindowBytes,
         int outboundHighWaterBytes,
         Duration idleTimeout,
@@ -81,8 +84,8 @@ public record ServerOptions(
             throw new IllegalArgumentException("maxBodyBytes must be >= 0, was " + maxBodyBytes);
         }
         atLeast("bodyAggregationBytes", bodyAggregationBytes, 0);
-        if (maxDrainBytes < 0) {
-            throw new IllegalArgumentException("maxDrainBytes must be >= 0, was " + maxDrainBytes);
+        if (maxDiscardBytes < 0) {
+            throw new IllegalArgumentException("maxDiscardBytes must be >= 0, was " + maxDiscardBytes);
         }
         atLeast("inboundWindowBytes", inboundWindowBytes, 1024);
         atLeast("outboundHighWaterBytes", outboundHighWaterBytes, 1024);
@@ -128,9 +131,9 @@ public record ServerOptions(
         private int maxRequestLineBytes = 8 * 1024;
         private int maxHeaderBytes = 16 * 1024;
         private int maxHeaderCount = 100;
-        private long maxBodyBytes = 64L * 1024 * 1024;
+        private long maxBodyBytes = Long.MAX_VALUE;
         private int bodyAggregationBytes = 16 * 1024;
-        private long maxDrainBytes = 64 * 1024;
+        private long maxDiscardBytes = 64 * 1024;
         private int inboundWindowBytes = 64 * 1024;
         private int outboundHighWaterBytes = 64 * 1024;
         private Duration idleTimeout = Duration.ofSeconds(60);
@@ -153,7 +156,7 @@ public record ServerOptions(
             maxHeaderCount = o.maxHeaderCount;
             maxBodyBytes = o.maxBodyBytes;
             bodyAggregationBytes = o.bodyAggregationBytes;
-            maxDrainBytes = o.maxDrainBytes;
+            maxDiscardBytes = o.maxDiscardBytes;
             inboundWindowBytes = o.inboundWindowBytes;
             outboundHighWaterBytes = o.outboundHighWaterBytes;
             idleTimeout = o.idleTimeout;
@@ -177,7 +180,7 @@ public record ServerOptions(
         public Builder maxHeaderCount(int value) { maxHeaderCount = value; return this; }
         public Builder maxBodyBytes(long value) { maxBodyBytes = value; return this; }
         public Builder bodyAggregationBytes(int value) { bodyAggregationBytes = value; return this; }
-        public Builder maxDrainBytes(long value) { maxDrainBytes = value; return this; }
+        public Builder maxDiscardBytes(long value) { maxDiscardBytes = value; return this; }
         public Builder inboundWindowBytes(int value) { inboundWindowBytes = value; return this; }
         public Builder outboundHighWaterBytes(int value) { outboundHighWaterBytes = value; return this; }
         public Builder idleTimeout(Duration value) { idleTimeout = value; return this; }
@@ -190,7 +193,7 @@ public record ServerOptions(
         /** Validates and returns the options; throws {@link IllegalArgumentException} naming a bad setting. */
         public ServerOptions build() {
             return new ServerOptions(address, reactors, backlog, maxConnections, maxRequestLineBytes,
-                    maxHeaderBytes, maxHeaderCount, maxBodyBytes, bodyAggregationBytes, maxDrainBytes,
+                    maxHeaderBytes, maxHeaderCount, maxBodyBytes, bodyAggregationBytes, maxDiscardBytes,
                     inboundWindowBytes, outboundHighWaterBytes, idleTimeout, headerTimeout, bodyTimeout,
                     writeStallTimeout, errorRenderer, nanoClock);
         }

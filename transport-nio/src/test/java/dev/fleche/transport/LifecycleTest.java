@@ -172,8 +172,9 @@ class LifecycleTest {
                 assertEquals("""
                         HTTP/1.1 503 Service Unavailable\r
                         Content-Type: text/plain; charset=utf-8\r
-                        Content-Length: 21\r
                         Retry-After: 1\r
+                        Date: <date>\r
+                        Content-Length: 21\r
                         Connection: close\r
                         \r
                         too many connections

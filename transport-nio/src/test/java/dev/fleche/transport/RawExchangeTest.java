@@ -297,7 +297,7 @@ class RawExchangeTest {
             calls.incrementAndGet();
             exchange.respond(200, plain(), bytes("ignored\n")); // never reads the body
         });
-        String body = "x".repeat(30_000); // above bodyAggregationBytes, below maxDrainBytes
+        String body = "x".repeat(30_000); // above bodyAggregationBytes, below maxDiscardBytes
         try (RawClient client = RawClient.connect(server)) {
             client.send("""
                     POST /ignore HTTP/1.1\r
@@ -332,7 +332,7 @@ class RawExchangeTest {
 
     @Test
     void unreadBodyLargerThanMaxDrainBytesClosesTheConnection() throws Exception {
-        start(RawClient.loopback().maxDrainBytes(64 * 1024),
+        start(RawClient.loopback().maxDiscardBytes(64 * 1024),
                 exchange -> exchange.respond(200, plain(), bytes("ignored\n")));
         try (RawClient client = RawClient.connect(server)) {
             client.send("""

@@ -72,7 +72,7 @@ final class FakeExchange implements HttpExchange {
     @Override public long connectionId() { return 1; }
 
     @Override
-    public void respond(int status, HttpFields headers, byte[] body) {
+    public void respond(int status, String reason, HttpFields headers, byte[] body) {
         if (isResponseStarted()) {
             throw new IllegalStateException("response already started");
         }
@@ -83,7 +83,7 @@ final class FakeExchange implements HttpExchange {
     }
 
     @Override
-    public OutputStream startResponse(int status, HttpFields headers, long contentLength) {
+    public OutputStream startResponse(int status, String reason, HttpFields headers, long contentLength) {
         if (isResponseStarted()) {
             throw new IllegalStateException("response already started");
         }

@@ -17,7 +17,7 @@ import java.util.concurrent.TimeUnit;
  * Transport hot paths on the response side, in the transport's own (package-private) package so that it can
  * reach them; it lives in the perf module, not in transport-nio. Encodes a response head with
  * {@link ResponseEncoder#encodeHead} (hello: one handler field; a JSON response with four), and frames a chunk
- * ({@code size CRLF data CRLF}) the way {@code Connection.writeStreamed} does, into a reused {@link ByteSink}.
+ * ({@code size CRLF data CRLF}) the way {@code Outbound.streamData} does, into a reused {@link ByteSink}.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)

@@ -1,6 +1,7 @@
 package dev.fleche.transport.internal;
 
 import dev.fleche.transport.ErrorRenderer;
+import dev.fleche.transport.HttpFields;
 
 import java.io.IOException;
 import java.net.StandardSocketOptions;
@@ -8,13 +9,13 @@ import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
-import java.nio.charset.StandardCharsets;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Accepts connections on a blocking server channel and hands each to the next reactor, round robin. Beyond
- * {@code maxConnections} a new connection gets a short {@code 503} and is closed.
+ * {@code maxConnections} a new connection gets the {@link Refusal#OVERLOADED} answer ({@code 503} with
+ * {@code Retry-After}, encoded like every refusal) and is closed.
  */
 public final class Acceptor implements Runnable {
 
@@ -24,12 +25,16 @@ public final class Acceptor implements Runnable {
     private final int maxConnections;
     private final AtomicLong ids = new AtomicLong();
     private final AtomicLong refused = new AtomicLong();
-    private final byte[] busy;
+    private final ErrorRenderer renderer;
+    /** The acceptor's own encoder (its {@code Date} cache is per thread) and buffer, for refusals. */
+    private final ResponseEncoder encoder = new ResponseEncoder();
+    private final ByteSink refusal = new ByteSink(256);
+    private final HttpFields retryAfter = new HttpFields(1).add("Retry-After", "1");
     private int next;
 
     public Acceptor(ServerSocketChannel server, Reactor[] reactors, AtomicInteger open, int maxConnections,
                     ErrorRenderer renderer) {
-        this.busy = busyResponse(renderer);
+        this.renderer = renderer;
         this.server = server;
         this.reactors = reactors;
         this.open = open;
@@ -72,21 +77,14 @@ public final class Acceptor implements Runnable {
         reactor.adopt(channel, ids.incrementAndGet());
     }
 
-    /** The 503 sent to connections over the limit, rendered once. */
-    private static byte[] busyResponse(ErrorRenderer renderer) {
-        ErrorRenderer.Body body = ConnectionOutput.renderError(renderer, 503, "too many connections");
-        String head = "HTTP/1.1 503 Service Unavailable\r\nContent-Type: " + body.contentType() + "\r\nContent-Length: "
-                + body.bytes().length + "\r\nRetry-After: 1\r\nConnection: close\r\n\r\n";
-        byte[] headBytes = head.getBytes(StandardCharsets.US_ASCII);
-        byte[] all = java.util.Arrays.copyOf(headBytes, headBytes.length + body.bytes().length);
-        System.arraycopy(body.bytes(), 0, all, headBytes.length, body.bytes().length);
-        return all;
-    }
-
     private void refuse(SocketChannel channel) {
         try {
             channel.configureBlocking(false);
-            channel.write(ByteBuffer.wrap(busy)); // a fresh socket's send buffer always takes these few bytes
+            refusal.clear();
+            Refusal overloaded = Refusal.OVERLOADED;
+            encoder.encodeRefusal(refusal, overloaded.status(), overloaded.reason(null), renderer, retryAfter);
+            // a fresh socket's send buffer always takes these few bytes
+            channel.write(ByteBuffer.wrap(refusal.array(), 0, refusal.size()));
         } catch (IOException ignored) {
             // closing anyway
         }

@@ -1,57 +1,183 @@
 package dev.fleche.transport.internal;
 
+import dev.fleche.transport.HttpFields;
+import dev.fleche.transport.ServerOptions;
+import dev.fleche.transport.http1.ChunkedDecoder;
+import dev.fleche.transport.http1.ProtocolRule;
+import dev.fleche.transport.http1.RequestException;
 import dev.fleche.transport.http1.RequestHead;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
 
 /**
- * One client connection, owned by one {@link Reactor}: reads and parses requests, dispatches them one at a time,
- * writes responses in order, and enforces the connection's timeouts. Every method runs on the reactor thread.
+ * One client connection, owned by one {@link Reactor}: the lifecycle of the connection as one {@link State}, and
+ * the decisions that depend on it (what to do with bytes read, when a timeout fires, after a response, on an
+ * error). It composes its parts and calls down into them: the {@link ConnectionChannel} (bytes in and out, plain
+ * or TLS), the {@link Inbound} part (kept bytes, head parser, body decoder), the {@link Outbound} part (framing,
+ * staging, write queue). It is its own timer node: one deadline, whichever phase applies. Every method runs on
+ * the reactor thread.
  *
  * <pre>
- *            ┌──────────────────── response complete, keep-alive ─────────────────────┐
- *            ▼                                                                        │
- *        [IDLE] ── first byte ─▶ [HEAD] ── head parsed ─▶ [BODY] ─▶ [DISPATCHED] ──────┤
- *          │                       │   (aggregated or streamed)       │               │ unread body:
- *     idle timeout            parse error / limit /             client EOF/RST        │ [DRAIN] up to a
- *          │                  header timeout                      │               │ limit, else close
- *          ▼                       ▼                                ▼               │
- *       [CLOSED] ◀── error response, then close ◀──────── abort exchange ◀──────────────┘
+ *            ┌──────────────────────── response complete, keep-alive ───────────────────────┐
+ *            ▼                                                                              │
+ *        IDLE ─ bytes ─▶ READING_HEAD ─ head ─┬─ no body ──────────────────────▶ DISPATCHED ─┤
+ *          │   (a whole head goes on at once)  ├─ small body ─▶ READING_BODY ─ body end ─▲     │
+ *          │                                   └─ streamed ──▶ STREAMING_BODY ─ body end ┘     │
+ *          │                                                     │ response complete      │
+ *          │                                                     ▼                        │
+ *          │                                               DISCARDING_BODY ─ body end ────┘
+ *          │
+ *     refusal, timeout, EOF, response with close (from any state above)
+ *          ▼
+ *       CLOSING ─ written ─▶ (client may still send) LINGERING ─ EOF, 2 s, 1 MiB ─▶ CLOSED
+ *          └──── written, nothing more to read ────────────────────────────────────▶ CLOSED
  * </pre>
  *
- * Bytes that arrive for the next request while one is in flight (pipelining) are kept, bounded, and parsed once
- * the current response is complete; so responses always leave in request order. The connection is its own
- * timer node: one deadline, whichever phase applies (idle, head, body, write stall), checked lazily.
- *
- * <p>This class holds the lifecycle: opening, readiness, starting and dispatching exchanges, timeouts, graceful
- * stop and close. Reading and parsing are in {@link ConnectionInput}, framing and writing responses in
- * {@link ConnectionOutput}; the three are layers of this one object.
+ * Any state may go to CLOSED (an I/O error, an abort, a stop). Bytes of the next request that arrive while one is
+ * in flight (pipelining) are kept by {@link Inbound}, bounded, and served once the state is IDLE again: responses
+ * leave in request order. Bytes are served in one place, {@link #serve}, which loops while the state lets it
+ * read; a response completed during that loop lets the loop go on, and one completed later (from a task) serves
+ * the kept bytes itself — so serving never re-enters itself.
  */
-final class Connection extends ConnectionInput {
+final class Connection extends TimerNode implements ConnectionChannel.Listener {
 
-    Connection(Reactor reactor, SocketChannel channel, long id) {
-        super(reactor, channel, id);
+    /** The phases of the diagram above. */
+    enum State {
+        /** Waiting for a request (keep-alive): idle timeout. */
+        IDLE,
+        /** Part of a request head received: header timeout. */
+        READING_HEAD,
+        /** A small {@code Content-Length} body arriving before the handler is called: body timeout. */
+        READING_BODY,
+        /** The handler has the exchange and its body is still arriving: body timeout while reading. */
+        STREAMING_BODY,
+        /** The handler has the exchange; no body bytes are expected: no timeout but the write stall. */
+        DISPATCHED,
+        /** The response is out; the unread rest of the body is read and dropped: body timeout. */
+        DISCARDING_BODY,
+        /** The last response (or a refusal) is queued; no more input is served: write stall. */
+        CLOSING,
+        /** Our output is shut; the client's input is dropped until EOF or a limit (RFC 9112 9.6). */
+        LINGERING,
+        CLOSED;
+
+        /** Returns {@code next} when the diagram has that step, throws {@link IllegalStateException} otherwise. */
+        State to(State next) {
+            if (!allows(next)) {
+                throw new IllegalStateException("connection cannot go from " + this + " to " + next);
+            }
+            return next;
+        }
+
+        boolean allows(State next) {
+            if (next == CLOSED) {
+                return this != CLOSED;
+            }
+            switch (this) {
+                case IDLE:
+                    return next == READING_HEAD || next == READING_BODY || next == STREAMING_BODY
+                            || next == DISPATCHED || next == CLOSING;
+                case READING_HEAD:
+                    return next == READING_BODY || next == STREAMING_BODY || next == DISPATCHED || next == CLOSING;
+                case READING_BODY:
+                    return next == DISPATCHED || next == CLOSING;
+                case STREAMING_BODY:
+                    return next == DISPATCHED || next == DISCARDING_BODY || next == CLOSING;
+                case DISPATCHED, DISCARDING_BODY:
+                    return next == IDLE || next == CLOSING;
+                case CLOSING:
+                    return next == LINGERING;
+                default:
+                    return false; // LINGERING and CLOSED: only CLOSED, above
+            }
+        }
+
+        /** Whether the connection reads the socket in this state (unless flow control paused it). */
+        boolean reads() {
+            return this != CLOSING && this != CLOSED;
+        }
+    }
+
+    /** Lingering close (RFC 9112 9.6): how long and how much unread input to discard after the last response. */
+    private static final long LINGER_NANOS = 2_000_000_000L;
+    private static final long LINGER_BYTES = 1024 * 1024;
+
+    final Reactor reactor;
+    final ConnectionChannel channel;
+    final long id;
+    SelectionKey key;
+    /** This connection's place in its reactor's list. */
+    int index = -1;
+
+    private State state = State.IDLE;
+    private final Inbound inbound = new Inbound();
+    private final Outbound outbound;
+    /** The exchange in flight: its response is the next to be written, its body the next bytes read. */
+    private Exchange exchange;
+    /** The interest set on the selection key. */
+    private int interest = SelectionKey.OP_READ;
+    /** Flow control: reading stopped until the handler takes body bytes or the exchange in flight ends. */
+    private boolean readPaused;
+    /** In CLOSING: whether the client may still be sending, so that the close lingers. */
+    private boolean lingerAfterFlush;
+    /** In LINGERING: bytes read and dropped (the close comes at {@link #LINGER_BYTES}, far below 2 GiB). */
+    private int lingerDiscarded;
+    /**
+     * Where the current phase's timeout counts from: the first byte of the head in READING_HEAD, else the last
+     * activity (bytes read, an exchange started or ended, reading resumed).
+     */
+    private long since;
+    volatile String closeReason;
+
+    Connection(Reactor reactor, SocketChannel socket, long id) {
+        this.reactor = reactor;
+        this.id = id;
+        this.channel = reactor.openChannel(socket, this);
+        this.outbound = new Outbound(this);
+        this.since = reactor.now;
+    }
+
+    private void moveTo(State next) {
+        state = state.to(next);
+    }
+
+    /** The socket under the channel, for its addresses. */
+    SocketChannel socket() {
+        return (SocketChannel) key.channel();
     }
 
     void opened() {
         if (reactor.events.on()) {
-            reactor.events.emit("open", id, "remote=" + channel.socket().getRemoteSocketAddress());
+            reactor.events.emit("open", id, "remote=" + socket().socket().getRemoteSocketAddress());
         }
-        armTimer(lastActivity + reactor.options.idleTimeout().toNanos());
+        armTimer(since + reactor.options.idleTimeout().toNanos());
     }
 
     // ---------------------------------------------------------------- readiness
 
+    /** The selector reported {@code ready}: writes what is queued, then reads. Closes on any failure. */
     void onReady(SelectionKey ready) {
+        onReady(ready.isWritable(), ready.isReadable());
+    }
+
+    /** The channel can make progress by itself (a TLS task finished): retries both directions. */
+    @Override
+    public void channelReady() {
+        onReady(true, true);
+    }
+
+    private void onReady(boolean writable, boolean readable) {
         try {
-            if (ready.isWritable()) {
-                writeOut();
+            if (writable) {
+                flushOutput();
             }
-            if (!closed && ready.isReadable()) {
-                read();
+            if (readable && state != State.CLOSED) {
+                onReadable();
             }
+            updateInterest();
         } catch (IOException e) {
             close("io-error");
         } catch (RuntimeException e) {
@@ -60,102 +186,508 @@ final class Connection extends ConnectionInput {
         }
     }
 
-    // ---------------------------------------------------------------- exchanges
+    private void onReadable() throws IOException {
+        if (state == State.LINGERING) {
+            discardLingering();
+            return;
+        }
+        ByteBuffer buffer = reactor.readBuffer;
+        do {
+            buffer.clear();
+            int kept = inbound.restore(buffer);
+            int n = channel.read(buffer);
+            if (n < 0) {
+                onEof();
+                return;
+            }
+            if (n == 0 && kept == 0) {
+                return;
+            }
+            reactor.counters.bytesRead += n;
+            if (state != State.READING_HEAD) {
+                since = reactor.now;
+            }
+            serve(buffer.array(), 0, buffer.position());
+        } while (channel.hasBufferedInput() && state.reads() && !readPaused);
+    }
 
-    @Override
-    void startExchange(RequestHead head) {
-        readingHead = false;
+    private void onEof() {
+        if (reactor.events.on()) {
+            reactor.events.emit("disconnect", id, null);
+        }
+        Exchange current = exchange;
+        if (current != null) {
+            current.clientGone("client closed the connection");
+        }
+        if (!outbound.pending()) {
+            close("eof");
+        } else {
+            closing(false);
+        }
+    }
+
+    // ---------------------------------------------------------------- serving bytes
+
+    /**
+     * Serves {@code bytes[offset, end)}: parses heads, feeds bodies, dispatches, while the state lets it read;
+     * keeps what the exchange in flight leaves for the next request. The only place where bytes are parsed.
+     */
+    private void serve(byte[] bytes, int offset, int end) {
+        int at = offset;
+        try {
+            while (at < end) {
+                switch (state) {
+                    case IDLE, READING_HEAD -> at = readHead(bytes, at, end);
+                    case READING_BODY, STREAMING_BODY, DISCARDING_BODY -> at = readBody(bytes, at, end);
+                    case DISPATCHED -> {
+                        if (inbound.keep(bytes, at, end)) {
+                            pauseReading(); // the exchange in flight must finish before we read further
+                        }
+                        return;
+                    }
+                    default -> {
+                        return; // CLOSING, LINGERING, CLOSED: nothing more is served
+                    }
+                }
+            }
+        } catch (RequestException e) {
+            refuse(e.rule());
+        }
+    }
+
+    private int readHead(byte[] bytes, int offset, int end) throws RequestException {
+        int at = inbound.parseHead(reactor, bytes, offset, end);
+        RequestHead head = inbound.completedHead(reactor);
+        if (head != null) {
+            startExchange(head);
+        } else if (state == State.IDLE && inbound.headInProgress()) {
+            moveTo(State.READING_HEAD);
+            since = reactor.now;
+            armTimer(since + reactor.options.headerTimeout().toNanos());
+        }
+        return at;
+    }
+
+    private void startExchange(RequestHead head) {
         reactor.counters.requests++;
         Exchange started = new Exchange(this, head);
         exchange = started;
+        outbound.newExchange();
         if (reactor.events.on()) {
             reactor.events.emit("request", id, "method=" + head.method() + " target=" + head.target());
         }
         if (!head.hasBody()) {
+            moveTo(State.DISPATCHED);
             dispatch(started);
             return;
         }
+        ServerOptions options = reactor.options;
         long length = head.contentLength();
-        if (length > reactor.options.maxBodyBytes()) {
-            reject(413, "request body larger than " + reactor.options.maxBodyBytes() + " bytes");
+        if (length > options.maxBodyBytes()) {
+            refuse(Refusal.BODY_TOO_LARGE);
             return;
         }
-        armTimer(reactor.now + reactor.options.bodyTimeout().toNanos());
-        if (!head.chunked() && length <= reactor.options.bodyAggregationBytes() && !head.expectContinue()) {
-            started.aggregateBody(); // dispatched once the body is complete
-        } else {
-            started.streamBody();
-            dispatch(started);
+        since = reactor.now;
+        armTimer(since + options.bodyTimeout().toNanos());
+        RequestBody body = inbound.body();
+        if (!head.chunked() && length <= options.bodyAggregationBytes() && !head.expectContinue()) {
+            body.aggregate((int) length);
+            moveTo(State.READING_BODY); // dispatched once the body is complete
+            return;
+        }
+        BodyInput input = new BodyInput(started, options.inboundWindowBytes(), head.expectContinue());
+        ChunkedDecoder chunked = head.chunked() ? new ChunkedDecoder(options.maxRequestLineBytes(),
+                options.maxHeaderBytes(), options.maxHeaderCount()) : null;
+        body.stream(input, chunked, length, options.maxBodyBytes());
+        started.bodyStreaming(input);
+        moveTo(State.STREAMING_BODY);
+        dispatch(started);
+    }
+
+    private int readBody(byte[] bytes, int offset, int end) throws RequestException {
+        RequestBody body = inbound.body();
+        int at = body.feed(bytes, offset, end);
+        if (body.takeWindowFull()) {
+            pauseReading();
+        }
+        switch (body.mode()) {
+            case TOO_LARGE -> {
+                refuse(state == State.DISCARDING_BODY ? Refusal.DISCARD_LIMIT : Refusal.BODY_TOO_LARGE);
+                return end;
+            }
+            case COMPLETE -> bodyComplete(body);
+            default -> { } // more to come
+        }
+        return at;
+    }
+
+    private void bodyComplete(RequestBody body) {
+        Exchange current = exchange;
+        switch (state) {
+            case READING_BODY -> {
+                current.bodyReceived(body.takeAggregate(), null);
+                body.clear();
+                moveTo(State.DISPATCHED);
+                dispatch(current);
+            }
+            case STREAMING_BODY -> {
+                current.bodyReceived(null, body.trailers());
+                body.endStream();
+                body.clear();
+                moveTo(State.DISPATCHED);
+            }
+            case DISCARDING_BODY -> {
+                body.clear();
+                finishExchange();
+            }
+            default -> throw new IllegalStateException("body complete in state " + state);
         }
     }
 
     /** Calls the handler on this thread. */
-    void dispatch(Exchange ex) {
+    private void dispatch(Exchange ex) {
         try {
             reactor.handler.handle(ex);
         } catch (Throwable t) {
             reactor.counters.handlerErrors++;
             Events.warn("handler-error", id, t);
-            ex.failFromTransport(500, "internal server error");
+            ex.failFromTransport(Refusal.HANDLER_FAILED);
+        }
+    }
+
+    // ---------------------------------------------------------------- responses (from the exchange, on the reactor)
+
+    /** Whether a response part of {@code ex} may still be written. */
+    private boolean writable(Exchange ex) {
+        return ex == exchange && state != State.LINGERING && state != State.CLOSED;
+    }
+
+    /** Writes a complete response of {@code ex}. */
+    void respond(Exchange ex, int status, String reason, HttpFields fields, byte[] body) {
+        if (!writable(ex)) {
+            return;
+        }
+        boolean close = closesAfter(ex);
+        int mark = outbound.mark();
+        try {
+            outbound.whole(ex, status, reason, fields, body, close);
+        } catch (IllegalArgumentException e) {
+            invalidResponseHead(ex, mark, e);
+            return;
+        }
+        responseComplete(ex, close);
+    }
+
+    /** Writes the next part of a streamed response of {@code ex}; {@code head} is non-null on the first part. */
+    void streamPart(Exchange ex, ResponseOutput.Head head, byte[] data, int length, boolean last) {
+        if (!writable(ex)) {
+            return;
+        }
+        if (head != null) {
+            boolean close = closesAfter(ex) || (head.chunked() && ex.isHttp10()); // HTTP/1.0: the close ends it
+            int mark = outbound.mark();
+            try {
+                outbound.streamHead(ex, head, close);
+            } catch (IllegalArgumentException e) {
+                invalidResponseHead(ex, mark, e); // later parts find no body to frame: dropped
+                return;
+            }
+        }
+        outbound.streamData(data, length);
+        if (last) {
+            responseComplete(ex, outbound.streamEnd());
+        } else if (outbound.stagedBytes() >= Outbound.STAGING_FLUSH_BYTES) {
+            flushOutput();
+        }
+    }
+
+    /** Sends {@code 100 Continue} for {@code ex} unless a final response was started. */
+    void sendContinue(Exchange ex) {
+        if (writable(ex) && state != State.CLOSING && !ex.isResponseStarted()) {
+            outbound.sendContinue();
+        }
+    }
+
+    /**
+     * The handler's response head is invalid (e.g. a field value with CR or LF): answers {@code 500} in its place
+     * and closes. Only the partial head is dropped; bytes staged before {@code mark} (an earlier pipelined
+     * response) stay.
+     */
+    private void invalidResponseHead(Exchange ex, int mark, IllegalArgumentException e) {
+        Events.warn("handler-error", id, e);
+        reactor.counters.handlerErrors++;
+        outbound.truncate(mark);
+        Refusal refusal = Refusal.INVALID_RESPONSE_HEAD;
+        outbound.refusal(refusal.status(), refusal.reason(reactor.options));
+        responseComplete(ex, true);
+    }
+
+    private boolean closesAfter(Exchange ex) {
+        if (ex.closeRequested() || reactor.isDraining() || state == State.CLOSING) {
+            return true;
+        }
+        if (state != State.STREAMING_BODY) {
+            return false;
+        }
+        // The rest of the body is read and dropped to keep the connection only when it is sure to come and small.
+        if (ex.expectsContinue() && !outbound.continueSent()) {
+            return true; // the client may not send it at all
+        }
+        return !inbound.body().fits(reactor.options.maxDiscardBytes());
+    }
+
+    private void responseComplete(Exchange ex, boolean close) {
+        ex.responseWritten();
+        switch (state) {
+            case DISPATCHED -> {
+                if (close) {
+                    closing(false);
+                } else {
+                    finishExchange();
+                }
+            }
+            case STREAMING_BODY -> {
+                if (close) {
+                    closing(true);
+                } else {
+                    inbound.body().discard(reactor.options.maxDiscardBytes());
+                    moveTo(State.DISCARDING_BODY); // finishExchange() runs when the rest of the body is read
+                    resumeReading();
+                }
+            }
+            case CLOSING -> { } // already closing
+            default -> throw new IllegalStateException("response complete in state " + state);
+        }
+    }
+
+    /** The exchange is over (response sent, body read): back to IDLE, serving the next request if kept. */
+    private void finishExchange() {
+        exchange = null;
+        moveTo(State.IDLE);
+        since = reactor.now;
+        resumeReading();
+        if (inbound.hasLeftover()) {
+            // Kept bytes mean that no serve() is on the stack (it holds them while it runs): serve them now.
+            byte[] kept = inbound.takeLeftover();
+            serve(kept, 0, kept.length);
+        }
+    }
+
+    /** Moves to CLOSING: nothing more is read or served; closes (or lingers) once the output is written. */
+    private void closing(boolean clientMaySend) {
+        if (state != State.CLOSING) {
+            moveTo(State.CLOSING);
+        }
+        lingerAfterFlush = clientMaySend;
+        updateInterest();
+    }
+
+    // ---------------------------------------------------------------- refusals
+
+    /** The one refusal path: answers the rule's status (when a response can still be sent) and closes after it. */
+    void refuse(ProtocolRule rule) {
+        reactor.counters.protocolErrors++;
+        refuse(rule.status(), rule.reason(), rule.name());
+    }
+
+    void refuse(Refusal refusal) {
+        if (refusal.status() == 0) {
+            close(refusal == Refusal.DISCARD_LIMIT ? "discard-limit" : "refused");
+            return;
+        }
+        if (refusal == Refusal.BODY_TOO_LARGE) {
+            reactor.counters.protocolErrors++;
+        }
+        refuse(refusal.status(), refusal.reason(reactor.options), refusal.name());
+    }
+
+    private void refuse(int status, String reason, String rule) {
+        if (reactor.events.on()) {
+            reactor.events.emit("reject", id, "status=" + status + " reason=\"" + reason + "\" rule=" + rule);
+        }
+        if (state == State.CLOSING || state == State.LINGERING || state == State.CLOSED) {
+            close("reject");
+            return;
+        }
+        Exchange current = exchange;
+        if (current != null) {
+            // Claim the response before waking the body reader: a handler woken by the failure could otherwise
+            // answer first (e.g. 500), and the client would see a close instead of this status.
+            boolean claimed = current.claimResponse();
+            current.bodyFailed(new IOException(reason));
+            if (!claimed) {
+                close("reject");
+                return;
+            }
+        }
+        outbound.refusal(status, reason);
+        closing(true);
+    }
+
+    // ---------------------------------------------------------------- output
+
+    /** Writes what is staged and queued; at the end of CLOSING, closes or lingers. Reactor: after each unit of work. */
+    void flushOutput() {
+        if (state == State.CLOSED) {
+            return;
+        }
+        long written;
+        try {
+            written = outbound.flush();
+        } catch (IOException e) {
+            close("write-error");
+            return;
+        }
+        if (written > 0) {
+            reactor.counters.bytesWritten += written;
+            Exchange current = exchange;
+            if (current != null) {
+                current.outboundWritten();
+            }
+        }
+        if (outbound.queued()) {
+            armTimer(outbound.lastWriteProgress() + reactor.options.writeStallTimeout().toNanos());
+        } else if (state == State.CLOSING) {
+            closeAfterLastResponse();
+            return;
+        }
+        updateInterest();
+    }
+
+    /** Queued response bytes of this connection, for writers waiting on any thread. */
+    long queuedBytes() {
+        return outbound.queuedBytes();
+    }
+
+    /**
+     * The last response is out. If the client may still be sending (a refused request, an unread body), close
+     * only our side and discard its input for a while: closing with unread input makes the kernel send a reset
+     * that can destroy the response before the client has read it.
+     */
+    private void closeAfterLastResponse() {
+        if (!lingerAfterFlush && !inbound.hasLeftover()) {
+            close("done");
+            return;
+        }
+        try {
+            channel.shutdownOutput();
+        } catch (IOException e) {
+            close("done");
+            return;
+        }
+        moveTo(State.LINGERING);
+        inbound.dropLeftover();
+        updateInterest();
+        reactor.wheel.schedule(this, reactor.now + LINGER_NANOS);
+    }
+
+    private void discardLingering() throws IOException {
+        ByteBuffer buffer = reactor.readBuffer;
+        do {
+            buffer.clear();
+            int n = channel.read(buffer);
+            if (n < 0) {
+                close("done");
+                return;
+            }
+            reactor.counters.bytesRead += n;
+            lingerDiscarded += n;
+            if (lingerDiscarded > LINGER_BYTES) {
+                close("linger-limit");
+                return;
+            }
+        } while (channel.hasBufferedInput());
+    }
+
+    // ---------------------------------------------------------------- flow control and interest
+
+    private void pauseReading() {
+        readPaused = true;
+        updateInterest();
+    }
+
+    /** The handler took body bytes, or the exchange ended: reading goes on. */
+    void resumeReading() {
+        if (!readPaused || !state.reads()) {
+            return;
+        }
+        readPaused = false;
+        since = reactor.now;
+        updateInterest();
+        if (channel.hasBufferedInput()) {
+            reactor.execute(this::channelReady); // no readiness will come for bytes the channel already holds
+        }
+    }
+
+    /** Sets the key's interest to what the state, flow control, the queue and the channel need; only on change. */
+    private void updateInterest() {
+        if (state == State.CLOSED) {
+            return;
+        }
+        boolean reading = state == State.LINGERING || (state.reads() && !readPaused);
+        int wanted = (reading ? SelectionKey.OP_READ : 0) | (outbound.queued() ? SelectionKey.OP_WRITE : 0);
+        int ops = channel.interestOps(wanted);
+        if (ops != interest) {
+            interest = ops;
+            key.interestOps(ops);
         }
     }
 
     // ---------------------------------------------------------------- timers
 
+    /** Schedules this connection's timer at {@code deadline} unless it is already due earlier. */
+    private void armTimer(long deadline) {
+        if (state != State.CLOSED && (!isScheduled() || deadline - this.deadline < 0)) {
+            reactor.wheel.schedule(this, deadline);
+        }
+    }
+
     @Override
     void expire() {
-        if (closed) {
-            return;
-        }
-        if (lingering) {
+        ServerOptions options = reactor.options;
+        long now = reactor.now;
+        long recheck = now + options.idleTimeout().toNanos();
+        if (state == State.LINGERING) {
             close("linger-timeout");
             return;
         }
-        long now = reactor.now;
-        long recheck = now + reactor.options.idleTimeout().toNanos();
-        if (outputQueued()) {
-            long due = lastWriteProgress + reactor.options.writeStallTimeout().toNanos();
+        if (state == State.CLOSED) {
+            return;
+        }
+        if (outbound.queued()) {
+            long due = outbound.lastWriteProgress() + options.writeStallTimeout().toNanos();
             if (due - now <= 0) {
-                timedOut("write-stall", 0, null);
+                timedOut("write-stall", null);
                 return;
             }
             recheck = Math.min(recheck, due);
         }
-        if (exchange == null) {
-            if (readingHead) {
-                long due = headStart + reactor.options.headerTimeout().toNanos();
-                if (due - now <= 0) {
-                    timedOut("header", 408, "request head not received in time");
-                    return;
-                }
-                recheck = Math.min(recheck, due);
-            } else {
-                long due = lastActivity + reactor.options.idleTimeout().toNanos();
-                if (due - now <= 0) {
-                    timedOut("idle", 0, null);
-                    return;
-                }
-                recheck = Math.min(recheck, due);
+        long due = switch (state) {
+            case IDLE -> since + options.idleTimeout().toNanos();
+            case READING_HEAD -> since + options.headerTimeout().toNanos();
+            case READING_BODY, STREAMING_BODY, DISCARDING_BODY ->
+                    readPaused ? recheck : since + options.bodyTimeout().toNanos();
+            default -> recheck; // DISPATCHED, CLOSING: only the write stall applies
+        };
+        if (due - now <= 0) {
+            switch (state) {
+                case IDLE -> timedOut("idle", null);
+                case READING_HEAD -> timedOut("header", Refusal.HEADER_TIMEOUT);
+                default -> timedOut("body", Refusal.BODY_TIMEOUT);
             }
-        } else if (exchange.receivingBody() && !readPaused) {
-            long due = lastActivity + reactor.options.bodyTimeout().toNanos();
-            if (due - now <= 0) {
-                timedOut("body", 408, "request body not received in time");
-                return;
-            }
-            recheck = Math.min(recheck, due);
+            return;
         }
-        reactor.wheel.schedule(this, recheck);
+        reactor.wheel.schedule(this, Math.min(recheck, due));
     }
 
-    private void timedOut(String phase, int status, String reason) {
+    private void timedOut(String phase, Refusal refusal) {
         reactor.counters.timeouts++;
         if (reactor.events.on()) {
             reactor.events.emit("timeout", id, "phase=" + phase);
         }
         closeReason = phase + " timeout";
-        if (status != 0 && !outputQueued()) {
-            sendErrorAndClose(status, reason);
+        if (refusal != null && !outbound.queued()) {
+            refuse(refusal);
             return;
         }
         close(phase + "-timeout");
@@ -163,19 +695,27 @@ final class Connection extends ConnectionInput {
 
     // ---------------------------------------------------------------- shutdown
 
-    /** Graceful stop: close now if idle, else after the response in flight. */
+    /** Graceful stop: close now when no request is in flight, else after its response. */
     void drain() {
-        if (exchange == null && !outputQueued()) {
+        if ((state == State.IDLE || state == State.READING_HEAD) && !outbound.pending()) {
             close("stop");
         }
     }
 
-    @Override
+    /** The handler abandoned its exchange: closes unless its response is already out. */
+    void abort(boolean responseWritten) {
+        reactor.counters.handlerErrors++;
+        if (state != State.CLOSED && !responseWritten) {
+            close("aborted");
+        }
+    }
+
+    /** Closes the socket and releases everything this connection holds; idempotent. */
     void close(String reason) {
-        if (closed) {
+        if (state == State.CLOSED) {
             return;
         }
-        closed = true;
+        moveTo(State.CLOSED);
         if (closeReason == null) {
             closeReason = reason;
         }
@@ -185,17 +725,13 @@ final class Connection extends ConnectionInput {
             reactor.stagingOwner = null;
         }
         key.cancel();
-        try {
-            channel.close();
-        } catch (IOException ignored) {
-            // closing anyway
-        }
+        channel.close();
         Exchange current = exchange;
         if (current != null) {
             current.clientGone("connection closed: " + closeReason);
         }
-        releaseInput();
-        dropQueuedOutput();
+        inbound.release(reactor);
+        outbound.drop();
         reactor.closed(this);
         if (reactor.events.on()) {
             reactor.events.emit("close", id, "reason=" + reason);

@@ -3,8 +3,6 @@ package dev.fleche.transport.internal;
 import dev.fleche.transport.ErrorRenderer;
 import dev.fleche.transport.HttpExchange;
 import dev.fleche.transport.HttpFields;
-import dev.fleche.transport.http1.ChunkedDecoder;
-import dev.fleche.transport.http1.RequestException;
 import dev.fleche.transport.http1.RequestHead;
 
 import java.io.ByteArrayInputStream;
@@ -15,21 +13,17 @@ import java.util.Objects;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 
 /**
- * The transport's {@link HttpExchange}: the request head, the body as it arrives, and the response state.
- * Fields marked "reactor" are touched only by the connection's reactor thread; the response state is an atomic
- * so that {@link #respond} and the transport's own error answers race safely. What ties the exchange to its
- * connection and reactor (disconnect callbacks, abort, tasks and timers) is in {@link ExchangeLifecycle}.
+ * The transport's {@link HttpExchange}: the request head, the body stream as the connection delivers it, and the
+ * response state. The connection owns the request body's decoding ({@link RequestBody}) and the response's framing
+ * ({@link Outbound}); the exchange is the handler's view of them. The response state is an atomic so that
+ * {@link #respond} and the transport's own refusals race safely. What ties the exchange to its connection and
+ * reactor (disconnect callbacks, abort, tasks and timers) is in {@link ExchangeLifecycle}.
  */
 final class Exchange extends ExchangeLifecycle {
     private static final int NOT_STARTED = 0;
     private static final int STARTED = 1;
     private static final int WRITTEN = 2;
 
-    private static final byte BODY_NONE = 0;
-    private static final byte BODY_AGGREGATE = 1;
-    private static final byte BODY_STREAM = 2;
-    private static final byte BODY_DRAIN = 3;
-    private static final byte BODY_DONE = 4;
     /** The body of every request without one: stateless, so one instance can be shared (closing it is a no-op). */
     private static final InputStream EMPTY = new InputStream() {
         @Override
@@ -39,37 +33,21 @@ final class Exchange extends ExchangeLifecycle {
 
         @Override
         public int read(byte[] bytes, int offset, int length) {
-            java.util.Objects.checkFromIndexSize(offset, length, bytes.length);
+            Objects.checkFromIndexSize(offset, length, bytes.length);
             return length == 0 ? 0 : -1;
         }
     };
+    private static final AtomicIntegerFieldUpdater<Exchange> RESPONSE_STATE =
+            AtomicIntegerFieldUpdater.newUpdater(Exchange.class, "responseState");
 
     private final RequestHead head;
     private final boolean isHead;
-    private static final AtomicIntegerFieldUpdater<Exchange> RESPONSE_STATE =
-            AtomicIntegerFieldUpdater.newUpdater(Exchange.class, "responseState");
     /** NOT_STARTED, STARTED or WRITTEN; a field updater spares an object per request. */
     private volatile int responseState;
-
-    // body, reactor
-    private byte bodyMode;
-    private long bodyRemaining;
-    private long bodyReceived;
-    private ChunkedDecoder chunked;
-    private byte[] aggregate;
-    private int aggregateLength;
-    private BodyInput input;
-    private boolean tooLarge;
-    // body, any thread
+    // body, written by the reactor, read by any thread
     private volatile boolean bodyReceivedWhole;
     private volatile InputStream bodyStream;
     private volatile HttpFields trailers;
-
-    // response, reactor
-    boolean continueSent;
-    boolean streamClose;
-    boolean streamBody;
-    boolean streamChunked;
     // response, any thread
     private volatile ResponseOutput output;
 
@@ -78,7 +56,6 @@ final class Exchange extends ExchangeLifecycle {
         this.head = head;
         this.isHead = "HEAD".equals(head.method());
         if (!head.hasBody()) {
-            bodyMode = BODY_NONE;
             bodyReceivedWhole = true;
             bodyStream = EMPTY;
         }
@@ -126,126 +103,31 @@ final class Exchange extends ExchangeLifecycle {
         return head.minorVersion() == 0 && head.keepAlive();
     }
 
-    // ---------------------------------------------------------------- request body (reactor)
-
-    void aggregateBody() {
-        bodyMode = BODY_AGGREGATE;
-        bodyRemaining = head.contentLength();
-        aggregate = new byte[(int) bodyRemaining];
+    boolean expectsContinue() {
+        return head.expectContinue();
     }
 
-    void streamBody() {
-        bodyMode = BODY_STREAM;
-        Reactor reactor = connection.reactor;
-        input = new BodyInput(this, reactor.options.inboundWindowBytes(), head.expectContinue());
+    // ---------------------------------------------------------------- request body (set by the connection)
+
+    /** The body is streamed to the handler through {@code input}. */
+    void bodyStreaming(BodyInput input) {
         bodyStream = input;
-        if (head.chunked()) {
-            chunked = new ChunkedDecoder(reactor.options.maxRequestLineBytes(), reactor.options.maxHeaderBytes(),
-                    reactor.options.maxHeaderCount());
-        } else {
-            bodyRemaining = head.contentLength();
-        }
     }
 
-    /** Whether body bytes of this request are still expected from the socket. */
-    boolean receivingBody() {
-        return bodyMode != BODY_NONE && bodyMode != BODY_DONE;
-    }
-
-    /** Consumes body bytes from {@code bytes[offset, end)}; returns the index after the last byte used. */
-    int receiveBody(byte[] bytes, int offset, int end) throws RequestException {
-        int at;
-        if (chunked != null) {
-            at = chunked.decode(bytes, offset, end, this::bodyData);
-            if (chunked.isDone()) {
-                trailers = chunked.trailers();
-            }
-        } else {
-            int n = (int) Math.min(bodyRemaining, end - offset);
-            bodyData(bytes, offset, n);
-            bodyRemaining -= n;
-            at = offset + n;
+    /** The whole body has arrived: {@code aggregate} is it (null when streamed); {@code received} its trailers. */
+    void bodyReceived(byte[] aggregate, HttpFields received) {
+        if (received != null) {
+            trailers = received;
         }
-        if (tooLarge) {
-            if (bodyMode == BODY_DRAIN) {
-                connection.close("drain-limit");
-            } else {
-                connection.reject(413, "request body larger than " + connection.reactor.options.maxBodyBytes()
-                        + " bytes");
-            }
-            return end;
+        if (aggregate != null) {
+            bodyStream = new ByteArrayInputStream(aggregate);
         }
-        if ((chunked != null && chunked.isDone()) || (chunked == null && bodyRemaining == 0)) {
-            bodyComplete();
-        }
-        return at;
-    }
-
-    private void bodyData(byte[] bytes, int offset, int length) {
-        bodyReceived += length;
-        Reactor reactor = connection.reactor;
-        switch (bodyMode) {
-            case BODY_AGGREGATE:
-                System.arraycopy(bytes, offset, aggregate, aggregateLength, length);
-                aggregateLength += length;
-                break;
-            case BODY_STREAM:
-                if (bodyReceived > reactor.options.maxBodyBytes()) {
-                    tooLarge = true;
-                } else if (input.offer(bytes, offset, length)) {
-                    connection.pauseReading();
-                }
-                break;
-            case BODY_DRAIN:
-                if (bodyReceived > reactor.options.maxDrainBytes()) {
-                    tooLarge = true;
-                }
-                break;
-            default:
-                break;
-        }
-    }
-
-    private void bodyComplete() {
-        byte mode = bodyMode;
-        bodyMode = BODY_DONE;
         bodyReceivedWhole = true;
-        switch (mode) {
-            case BODY_AGGREGATE:
-                bodyStream = new ByteArrayInputStream(aggregate, 0, aggregateLength);
-                aggregate = null;
-                connection.dispatch(this);
-                break;
-            case BODY_STREAM:
-                input.end();
-                break;
-            case BODY_DRAIN:
-                connection.finishExchange();
-                break;
-            default:
-                break;
-        }
     }
 
-    /** Whether the rest of the body can be read and discarded after the response to keep the connection. */
-    boolean canDrain() {
-        if (head.expectContinue() && !continueSent) {
-            return false; // the client may not send it at all
-        }
-        long max = connection.reactor.options.maxDrainBytes();
-        return chunked != null ? bodyReceived <= max : bodyReceived + bodyRemaining <= max;
-    }
-
-    /** The response is out while body bytes are still coming: discard them from now on. */
-    void drainBody() {
-        if (input != null) {
-            input.end();
-        }
-        bodyMode = BODY_DRAIN;
-    }
-
+    /** Fails a streamed body's reader with {@code error} (a refusal, or the connection lost). */
     void bodyFailed(IOException error) {
-        if (input != null) {
+        if (bodyStream instanceof BodyInput input) {
             input.fail(error);
         }
     }
@@ -253,21 +135,23 @@ final class Exchange extends ExchangeLifecycle {
     // ---------------------------------------------------------------- response
 
     @Override
-    public void respond(int status, HttpFields headers, byte[] body) {
+    public void respond(int status, String reason, HttpFields headers, byte[] body) {
+        ResponseEncoder.checkStatus(status);
         Objects.requireNonNull(headers, "headers");
         Objects.requireNonNull(body, "body");
         if (!RESPONSE_STATE.compareAndSet(this, NOT_STARTED, WRITTEN)) {
             throw new IllegalStateException("response already started");
         }
         if (connection.reactor.inLoop()) {
-            connection.writeResponse(this, status, headers, body);
+            connection.respond(this, status, reason, headers, body);
         } else {
-            connection.reactor.execute(() -> connection.writeResponse(this, status, headers, body));
+            connection.reactor.execute(() -> connection.respond(this, status, reason, headers, body));
         }
     }
 
     @Override
-    public OutputStream startResponse(int status, HttpFields headers, long contentLength) {
+    public OutputStream startResponse(int status, String reason, HttpFields headers, long contentLength) {
+        ResponseEncoder.checkStatus(status);
         Objects.requireNonNull(headers, "headers");
         if (contentLength < -1) {
             throw new IllegalArgumentException("contentLength must be >= -1, was " + contentLength);
@@ -275,7 +159,7 @@ final class Exchange extends ExchangeLifecycle {
         if (!RESPONSE_STATE.compareAndSet(this, NOT_STARTED, STARTED)) {
             throw new IllegalStateException("response already started");
         }
-        ResponseOutput out = new ResponseOutput(this, new ResponseOutput.Head(status, headers, contentLength),
+        ResponseOutput out = new ResponseOutput(this, new ResponseOutput.Head(status, reason, headers, contentLength),
                 connection.reactor.options.outboundHighWaterBytes());
         output = out;
         return out;
@@ -291,23 +175,25 @@ final class Exchange extends ExchangeLifecycle {
         return RESPONSE_STATE.compareAndSet(this, NOT_STARTED, WRITTEN);
     }
 
-    /** The handler failed: answer {@code status} when nothing was started, else abort the connection. */
-    void failFromTransport(int status, String reason) {
+    /** The handler failed: answers the refusal when nothing was started, else closes the connection. */
+    void failFromTransport(Refusal refusal) {
         if (claimResponse()) {
-            ErrorRenderer.Body body = ConnectionOutput.renderError(connection.reactor.options.errorRenderer(),
-                    status, reason);
+            Reactor reactor = connection.reactor;
+            String reason = refusal.reason(reactor.options);
+            ErrorRenderer.Body body = ResponseEncoder.renderError(reactor.options.errorRenderer(), refusal.status(),
+                    reason);
             HttpFields fields = new HttpFields(1).add("Content-Type", body.contentType());
-            connection.writeResponse(this, status, fields, body.bytes());
+            connection.respond(this, refusal.status(), null, fields, body.bytes());
         } else {
             connection.close("handler-error");
         }
     }
 
     /** Sent bytes left the outbound queue: wake a blocked writer when below the low watermark. */
-    void outboundDrained() {
+    void outboundWritten() {
         ResponseOutput out = output;
         if (out != null) {
-            out.drained();
+            out.wakeWriterIfDue();
         }
     }
 
@@ -316,7 +202,7 @@ final class Exchange extends ExchangeLifecycle {
         bodyFailed(error);
         ResponseOutput out = output;
         if (out != null) {
-            out.drained();
+            out.wakeWriterIfDue();
         }
     }
 

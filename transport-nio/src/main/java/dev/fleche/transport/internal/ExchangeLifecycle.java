@@ -39,18 +39,18 @@ abstract class ExchangeLifecycle implements HttpExchange {
 
     // ---------------------------------------------------------------- connection
 
-    @Override public boolean isSecure() { return false; }
+    @Override public boolean isSecure() { return connection.channel.tlsSession() != null; }
     @Override public long connectionId() { return connection.id; }
 
     @Override
     public InetSocketAddress remoteAddress() {
-        Socket socket = connection.channel.socket();
+        Socket socket = connection.socket().socket();
         return (InetSocketAddress) socket.getRemoteSocketAddress();
     }
 
     @Override
     public InetSocketAddress localAddress() {
-        Socket socket = connection.channel.socket();
+        Socket socket = connection.socket().socket();
         return (InetSocketAddress) socket.getLocalSocketAddress();
     }
 
@@ -63,12 +63,7 @@ abstract class ExchangeLifecycle implements HttpExchange {
 
     @Override
     public void abort() {
-        execute(() -> {
-            connection.reactor.counters.handlerErrors++;
-            if (!connection.isClosed() && !responseWritten) {
-                connection.close("aborted");
-            }
-        });
+        execute(() -> connection.abort(responseWritten));
     }
 
     @Override

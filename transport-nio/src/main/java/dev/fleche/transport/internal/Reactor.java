@@ -44,8 +44,12 @@ public final class Reactor implements Runnable {
     final TimerWheel wheel;
     final ByteBuffer readBuffer = ByteBuffer.allocate(READ_BUFFER_BYTES);
     final ByteSink staging = new ByteSink(16 * 1024);
-    /** The connection whose bytes are in {@link #staging}, or null when it is empty. */
-    ConnectionOutput stagingOwner;
+    /**
+     * The connection whose output waits in {@link #staging} (or in its queue, not yet tried), or null. Connections
+     * only stage their writes; the reactor flushes the owner once each unit of work (a readiness event, a task, the
+     * timers) is done, so that what one unit produces leaves in one write.
+     */
+    Connection stagingOwner;
     /** Tasks of {@code HttpExchange.schedule} holding a timer slot; written by this thread only. */
     volatile int scheduledTasks;
 
@@ -118,11 +122,21 @@ public final class Reactor implements Runnable {
             for (SelectionKey key : ready) {
                 Connection connection = (Connection) key.attachment();
                 connection.onReady(key);
+                flushStaged();
             }
             ready.clear();
         }
         runTasks();
         wheel.advance(now);
+        flushStaged();
+    }
+
+    /** Writes what the current staging owner has staged or queued. */
+    private void flushStaged() {
+        Connection owner = stagingOwner;
+        if (owner != null) {
+            owner.flushOutput();
+        }
     }
 
     private void runTasks() {
@@ -137,6 +151,7 @@ public final class Reactor implements Runnable {
             } catch (RuntimeException | Error e) {
                 Events.warn("task-error", -1, e);
             }
+            flushStaged();
         }
     }
 
@@ -176,6 +191,15 @@ public final class Reactor implements Runnable {
                 // already failing
             }
         }
+    }
+
+    /**
+     * The byte channel of a new connection: the one place where a connection's transport is chosen (plain now; a
+     * TLS channel over {@code SSLEngine} slots in here). {@code listener} is the connection, for channels that make
+     * progress by themselves.
+     */
+    ConnectionChannel openChannel(SocketChannel socket, ConnectionChannel.Listener listener) {
+        return new PlainChannel(socket);
     }
 
     /** Called by a connection once it is closed. */

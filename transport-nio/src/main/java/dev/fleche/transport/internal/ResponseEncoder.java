@@ -1,5 +1,6 @@
 package dev.fleche.transport.internal;
 
+import dev.fleche.transport.ErrorRenderer;
 import dev.fleche.transport.HttpFields;
 
 import java.nio.charset.StandardCharsets;
@@ -10,7 +11,9 @@ import java.util.Locale;
 
 /**
  * Encodes response heads: status line, the handler's fields (validated against response splitting), and the
- * transport's framing fields. One per reactor: it caches the {@code Date} value per second.
+ * transport's framing fields; and the transport's own refusals ({@link #encodeRefusal}), so that every response
+ * Fleche writes by itself carries {@code Date} and goes through the {@link ErrorRenderer}. Holds the one table of
+ * standard reason phrases. One per reactor (and one for the acceptor): it caches the {@code Date} value per second.
  */
 final class ResponseEncoder {
     static final byte[] CRLF = {'\r', '\n'};
@@ -30,13 +33,21 @@ final class ResponseEncoder {
         }
     }
 
-    /** Writes the head into {@code out}. {@code framing} is the framing field line(s), ready-encoded, or null. */
+    /** {@link #encodeHead(ByteSink, int, String, HttpFields, long, boolean, boolean, boolean, boolean)} with the standard phrase. */
     void encodeHead(ByteSink out, int status, HttpFields fields, long contentLength, boolean chunked,
                     boolean close, boolean keepAliveOn10, boolean isHead) {
-        if (status < 100 || status > 599) {
-            throw new IllegalArgumentException("status must be 100..599, was " + status);
-        }
-        out.put(STATUS_LINES[status]);
+        encodeHead(out, status, null, fields, contentLength, chunked, close, keepAliveOn10, isHead);
+    }
+
+    /**
+     * Writes the head into {@code out}: the status line (with {@code reason} when it is a valid reason-phrase, else
+     * the standard phrase), the handler's fields, {@code Date} unless given, and the framing fields.
+     *
+     * @throws IllegalArgumentException for a status outside 100..999 or a field that could split the response
+     */
+    void encodeHead(ByteSink out, int status, String reason, HttpFields fields, long contentLength, boolean chunked,
+                    boolean close, boolean keepAliveOn10, boolean isHead) {
+        putStatusLine(out, status, reason);
         boolean hasDate = false;
         boolean keepLength = isHead;
         for (int i = 0, n = fields.size(); i < n; i++) {
@@ -71,6 +82,69 @@ final class ResponseEncoder {
             out.putAscii("Connection: keep-alive\r\n");
         }
         out.put(CRLF);
+    }
+
+    /**
+     * Writes a refusal of the transport's own: the renderer's body, {@code Connection: close}, and {@code extra}
+     * fields (such as {@code Retry-After}) or null.
+     */
+    void encodeRefusal(ByteSink out, int status, String reason, ErrorRenderer renderer, HttpFields extra) {
+        ErrorRenderer.Body body = renderError(renderer, status, reason);
+        HttpFields fields = new HttpFields(extra == null ? 1 : 1 + extra.size()).add("Content-Type", body.contentType());
+        if (extra != null) {
+            for (int i = 0; i < extra.size(); i++) {
+                fields.add(extra.name(i), extra.value(i));
+            }
+        }
+        encodeHead(out, status, null, fields, body.bytes().length, false, true, false, false);
+        out.put(body.bytes());
+    }
+
+    /** The configured renderer's body, or plain text when it fails (an error page must never fail). */
+    static ErrorRenderer.Body renderError(ErrorRenderer renderer, int status, String reason) {
+        try {
+            return renderer.render(status, reason);
+        } catch (RuntimeException e) {
+            Events.warn("error-renderer-failed", -1, e);
+            return ErrorRenderer.PLAIN_TEXT.render(status, reason);
+        }
+    }
+
+    /** Throws unless {@code status} has three digits (RFC 9110 15: 100..999; a client treats an unknown one by its class). */
+    static int checkStatus(int status) {
+        if (status < 100 || status > 999) {
+            throw new IllegalArgumentException("status must be 100..999, was " + status);
+        }
+        return status;
+    }
+
+    private static void putStatusLine(ByteSink out, int status, String reason) {
+        checkStatus(status);
+        if (reason == null || reason.isEmpty() || !isReasonPhrase(reason)) {
+            if (status < STATUS_LINES.length) {
+                out.put(STATUS_LINES[status]);
+                return;
+            }
+            reason = "";
+        }
+        out.putAscii("HTTP/1.1 ");
+        out.putDecimal(status);
+        out.put((byte) ' ');
+        for (int i = 0, n = reason.length(); i < n; i++) {
+            out.put((byte) reason.charAt(i));
+        }
+        out.put(CRLF);
+    }
+
+    /** RFC 9112 4: {@code reason-phrase = 1*( HTAB / SP / VCHAR / obs-text )}, chars 0x09, 0x20-0x7E, 0x80-0xFF. */
+    static boolean isReasonPhrase(String reason) {
+        for (int i = 0, n = reason.length(); i < n; i++) {
+            char c = reason.charAt(i);
+            if (c != '\t' && (c < 0x20 || c == 0x7F || c > 0xFF)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Whether a response with {@code status} may carry a body (and framing fields). */
@@ -125,7 +199,7 @@ final class ResponseEncoder {
         return dateField;
     }
 
-    /** The standard reason phrase of {@code status}, or an empty string. */
+    /** The standard reason phrase of {@code status} (RFC 9110 15, RFC 7725 for 451), or an empty string. */
     static String reasonPhrase(int status) {
         switch (status) {
             case 100: return "Continue";
@@ -168,6 +242,7 @@ final class ResponseEncoder {
             case 428: return "Precondition Required";
             case 429: return "Too Many Requests";
             case 431: return "Request Header Fields Too Large";
+            case 451: return "Unavailable For Legal Reasons";
             case 500: return "Internal Server Error";
             case 501: return "Not Implemented";
             case 502: return "Bad Gateway";

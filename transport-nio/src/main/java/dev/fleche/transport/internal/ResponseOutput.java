@@ -18,7 +18,7 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 final class ResponseOutput extends OutputStream {
     /** The response head, encoded by the reactor with the first part. */
-    record Head(int status, HttpFields fields, long contentLength) {
+    record Head(int status, String reason, HttpFields fields, long contentLength) {
         boolean chunked() {
             return contentLength < 0;
         }
@@ -30,7 +30,7 @@ final class ResponseOutput extends OutputStream {
     private final Head head;
     private final long highWater;
     private final ReentrantLock lock = new ReentrantLock();
-    private final Condition drained = lock.newCondition();
+    private final Condition written = lock.newCondition();
     /** Bytes handed to the reactor whose task has not run yet. */
     private final AtomicLong inTasks = new AtomicLong();
     private volatile boolean waiting;
@@ -139,7 +139,7 @@ final class ResponseOutput extends OutputStream {
         Connection connection = exchange.connection;
         Runnable task = () -> {
             inTasks.addAndGet(-length);
-            connection.writeStreamed(exchange, first, data, length, last);
+            connection.streamPart(exchange, first, data, length, last);
         };
         if (exchange.inReactor()) {
             task.run();
@@ -149,7 +149,7 @@ final class ResponseOutput extends OutputStream {
     }
 
     private long backlog() {
-        return inTasks.get() + exchange.connection.outBytes;
+        return inTasks.get() + exchange.connection.queuedBytes();
     }
 
     private void awaitWindow() throws IOException {
@@ -163,7 +163,7 @@ final class ResponseOutput extends OutputStream {
         try {
             while (backlog() > highWater / 2) {
                 ensureOpen();
-                drained.await();
+                written.await();
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -175,11 +175,11 @@ final class ResponseOutput extends OutputStream {
     }
 
     /** Reactor: bytes left the outbound queue, or the connection closed; wakes a blocked writer if due. */
-    void drained() {
+    void wakeWriterIfDue() {
         if (waiting && (backlog() <= highWater / 2 || !exchange.isOpen())) {
             lock.lock();
             try {
-                drained.signalAll();
+                written.signalAll();
             } finally {
                 lock.unlock();
             }

@@ -103,16 +103,4 @@ class ProtocolRuleTest {
             assertTrue(reasons.add(rule.reason()), rule.reason());
         }
     }
-
-    @Test
-    void exceptionWithoutRule() {
-        RequestException e = new RequestException(413, "Content too large", false);
-        assertEquals(413, e.status());
-        assertEquals("Content too large", e.getMessage());
-        assertNull(e.rule());
-        assertTrue(!e.closeConnection());
-        assertThrows(IllegalArgumentException.class, () -> new RequestException(200, "OK", true));
-        assertThrows(IllegalArgumentException.class, () -> new RequestException(400, "bad\r\nX: y", true));
-        assertThrows(IllegalArgumentException.class, () -> new RequestException(400, "", true));
-    }
 }

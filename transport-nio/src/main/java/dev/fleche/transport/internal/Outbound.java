@@ -1,0 +1,260 @@
+package dev.fleche.transport.internal;
+
+import dev.fleche.transport.HttpFields;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+import java.util.Arrays;
+
+/**
+ * The outbound part of a {@link Connection}: frames responses (whole, streamed, {@code 100 Continue}, refusals)
+ * into the reactor's staging buffer, writes them through the connection's {@link ConnectionChannel} in request
+ * order, and queues what the channel does not take. It holds the framing of the response in flight (streamed,
+ * chunked, closing) and the write-stall clock. It never decides the connection's state: the connection reads
+ * {@link #queued()} and acts. Reactor thread only, except {@link #queuedBytes()}, read by blocked writers.
+ *
+ * <p>Writes only stage bytes: the reactor flushes the staging buffer's owner once a unit of work is done (a
+ * readiness event, a task, the timers), so that responses produced together (pipelining) leave in one write.
+ */
+final class Outbound {
+    /** Bodies up to this are copied into the staging buffer; larger ones are queued as they are. */
+    private static final int INLINE_BODY_BYTES = 8192;
+    /** Staged bytes beyond this are written at once rather than at the end of the unit of work. */
+    static final int STAGING_FLUSH_BYTES = 16 * 1024;
+
+    private final Connection connection;
+    private ArrayDeque<ByteBuffer> queue;
+    /** Bytes queued for the channel and not yet written; read by blocked writers on other threads. */
+    private volatile long queuedBytes;
+    private long lastWriteProgress;
+    /** The channel holds bytes of its own it could not write yet (TLS records): they go before ours. */
+    private boolean channelHolding;
+
+    // the response in flight
+    private boolean continueSent;
+    private boolean streamBody;
+    private boolean streamChunked;
+    private boolean streamCloses;
+
+    Outbound(Connection connection) {
+        this.connection = connection;
+    }
+
+    /** A new exchange starts: forgets the previous response's framing. */
+    void newExchange() {
+        continueSent = false;
+        streamBody = false;
+        streamChunked = false;
+        streamCloses = false;
+    }
+
+    // ---------------------------------------------------------------- framing
+
+    /** Frames a whole response. */
+    void whole(Exchange ex, int status, String reason, HttpFields fields, byte[] body, boolean close) {
+        Reactor reactor = connection.reactor;
+        reactor.encoder.encodeHead(stage(), status, reason, fields, body.length, false, close, ex.keepAliveOn10(),
+                ex.isHead());
+        if (!ex.isHead() && ResponseEncoder.bodyAllowed(status)) {
+            appendBody(body, body.length);
+        }
+    }
+
+    /** Frames the head of a streamed response; RFC 9112 6.1: no chunked coding towards an HTTP/1.0 client. */
+    void streamHead(Exchange ex, ResponseOutput.Head head, boolean close) {
+        boolean chunked = head.chunked() && !ex.isHttp10();
+        connection.reactor.encoder.encodeHead(stage(), head.status(), head.reason(), head.fields(),
+                head.contentLength(), chunked, close, ex.keepAliveOn10(), ex.isHead());
+        streamCloses = close;
+        streamBody = !ex.isHead() && ResponseEncoder.bodyAllowed(head.status());
+        streamChunked = chunked && streamBody;
+    }
+
+    /** Frames a part of a streamed body (dropped when the response has no body, or its head was refused). */
+    void streamData(byte[] data, int length) {
+        if (length > 0 && streamBody) {
+            if (streamChunked) {
+                ByteSink sink = stage();
+                sink.putHex(length);
+                sink.put(ResponseEncoder.CRLF);
+                appendBody(data, length);
+                stage().put(ResponseEncoder.CRLF);
+            } else {
+                appendBody(data, length);
+            }
+        }
+    }
+
+    /** Ends a streamed body; returns whether the connection closes after it. */
+    boolean streamEnd() {
+        if (streamChunked) {
+            stage().putAscii("0\r\n\r\n");
+        }
+        return streamCloses;
+    }
+
+    /** Frames a refusal of the transport's own; the connection closes after it. */
+    void refusal(int status, String reason) {
+        Reactor reactor = connection.reactor;
+        reactor.encoder.encodeRefusal(stage(), status, reason, reactor.options.errorRenderer(), null);
+        streamCloses = true;
+    }
+
+    /** Frames {@code 100 Continue} once per exchange; returns false when already sent. */
+    boolean sendContinue() {
+        if (continueSent) {
+            return false;
+        }
+        continueSent = true;
+        stage().put(ResponseEncoder.CONTINUE);
+        return true;
+    }
+
+    boolean continueSent() {
+        return continueSent;
+    }
+
+    /** Where the staged bytes end now; a failed head is cut back to it with {@link #truncate}. */
+    int mark() {
+        return stage().size();
+    }
+
+    void truncate(int mark) {
+        stage().truncate(mark);
+    }
+
+    // ---------------------------------------------------------------- staging and queue
+
+    /** The reactor's staging buffer, claimed for this connection (flushing another owner's bytes first). */
+    private ByteSink stage() {
+        Reactor reactor = connection.reactor;
+        Connection owner = reactor.stagingOwner;
+        if (owner != connection) {
+            if (owner != null) {
+                owner.flushOutput();
+            }
+            reactor.stagingOwner = connection;
+        }
+        return reactor.staging;
+    }
+
+    /** Bytes staged by this connection and not yet written. */
+    int stagedBytes() {
+        Reactor reactor = connection.reactor;
+        return reactor.stagingOwner == connection ? reactor.staging.size() : 0;
+    }
+
+    private void appendBody(byte[] body, int length) {
+        if (length <= INLINE_BODY_BYTES) {
+            stage().put(body, 0, length);
+            return;
+        }
+        stagingToQueue();
+        enqueue(ByteBuffer.wrap(body, 0, length));
+    }
+
+    /** Moves the staged bytes behind the queue; the connection stays the staging owner so that the reactor flushes it. */
+    private void stagingToQueue() {
+        ByteSink staging = stage();
+        if (staging.size() > 0) {
+            enqueue(ByteBuffer.wrap(staging.toByteArray()));
+            staging.clear();
+        }
+    }
+
+    private void enqueue(ByteBuffer buffer) {
+        if (queue == null) {
+            queue = new ArrayDeque<>(4);
+        }
+        if (queue.isEmpty()) {
+            lastWriteProgress = connection.reactor.now; // the write-stall clock starts when bytes start waiting
+        }
+        queue.add(buffer);
+        queuedBytes += buffer.remaining();
+    }
+
+    /** Whether bytes are queued that the channel has not taken yet, or that the channel has not sent yet. */
+    boolean queued() {
+        return channelHolding || (queue != null && !queue.isEmpty());
+    }
+
+    /** Whether anything of this connection waits to be written, staged or queued. */
+    boolean pending() {
+        return queued() || stagedBytes() > 0;
+    }
+
+    /** Queued bytes not yet written, for blocked writers on any thread. */
+    long queuedBytes() {
+        return queuedBytes;
+    }
+
+    long lastWriteProgress() {
+        return lastWriteProgress;
+    }
+
+    /**
+     * Writes the staged bytes, then the queue, as far as the channel takes them; the rest stays queued (the
+     * connection keeps {@code OP_WRITE} on while {@link #queued()}). Returns the number of bytes written.
+     */
+    long flush() throws IOException {
+        Reactor reactor = connection.reactor;
+        ConnectionChannel channel = connection.channel;
+        long written = 0;
+        if (reactor.stagingOwner == connection) {
+            ByteSink staging = reactor.staging;
+            int size = staging.size();
+            try {
+                if (size > 0 && !queued() && channelFlushed(channel)) {
+                    ByteBuffer direct = ByteBuffer.wrap(staging.array(), 0, size);
+                    written += channel.write(direct);
+                    if (direct.hasRemaining()) {
+                        enqueue(ByteBuffer.wrap(Arrays.copyOfRange(staging.array(), direct.position(), size)));
+                    }
+                } else if (size > 0) {
+                    enqueue(ByteBuffer.wrap(staging.toByteArray()));
+                }
+            } finally {
+                staging.clear();
+                reactor.stagingOwner = null;
+            }
+        }
+        written += writeQueue(channel);
+        if (written > 0) {
+            lastWriteProgress = reactor.now;
+        }
+        return written;
+    }
+
+    /** Lets the channel write bytes of its own first (TLS records); returns whether it holds none now. */
+    private boolean channelFlushed(ConnectionChannel channel) throws IOException {
+        channelHolding = !channel.flush();
+        return !channelHolding;
+    }
+
+    private long writeQueue(ConnectionChannel channel) throws IOException {
+        ArrayDeque<ByteBuffer> waiting = queue;
+        if (!channelFlushed(channel) || waiting == null || waiting.isEmpty()) {
+            return 0;
+        }
+        long total = 0;
+        while (!waiting.isEmpty()) {
+            ByteBuffer head = waiting.peek();
+            total += channel.write(head);
+            if (head.hasRemaining()) {
+                break;
+            }
+            waiting.poll();
+        }
+        if (total > 0) {
+            queuedBytes -= total;
+        }
+        return total;
+    }
+
+    /** On close: forgets the queued bytes. */
+    void drop() {
+        queue = null;
+        queuedBytes = 0;
+    }
+}

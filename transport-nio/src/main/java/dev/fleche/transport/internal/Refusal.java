@@ -1,0 +1,59 @@
+package dev.fleche.transport.internal;
+
+import dev.fleche.transport.ServerOptions;
+import dev.fleche.transport.http1.ProtocolRule;
+
+/**
+ * Every refusal the transport makes outside the request parser, named once with the section or reason behind it,
+ * the status it answers and a reason that is safe to send back. The parser's refusals are the constants of
+ * {@link ProtocolRule}; both are answered by {@link Connection}'s one refusal path and encoded by
+ * {@link ResponseEncoder#encodeRefusal}, with {@code Date}, the configured {@code ErrorRenderer}, and
+ * {@code Connection: close}. A status of {@code 0} means the response is already out: the connection just closes.
+ */
+enum Refusal {
+    /** More open connections than {@code maxConnections}: answered by the acceptor, with {@code Retry-After: 1}. */
+    OVERLOADED("RFC 9110 15.6.4", 503, "too many connections"),
+    /** A request body beyond {@code maxBodyBytes}, declared by {@code Content-Length} or counted as it arrives. */
+    BODY_TOO_LARGE("RFC 9110 15.5.14", 413, "request body larger than the limit"),
+    /** A request head not complete within {@code headerTimeout} (slowloris). */
+    HEADER_TIMEOUT("RFC 9110 15.5.9", 408, "request head not received in time"),
+    /** No request body bytes for {@code bodyTimeout} while the body is expected. */
+    BODY_TIMEOUT("RFC 9110 15.5.9", 408, "request body not received in time"),
+    /** The handler threw before starting a response. */
+    HANDLER_FAILED("RFC 9110 15.6.1", 500, "internal server error"),
+    /** The handler's response head would split the response (a field with CR or LF, a bad name). */
+    INVALID_RESPONSE_HEAD("RFC 9110 5.5", 500, "invalid response header"),
+    /**
+     * The response is out but the unread rest of the request body is beyond {@code maxDiscardBytes}: reading it to
+     * keep the connection costs more than a new connection, so it closes (RFC 9112 9.3: a server may close).
+     */
+    DISCARD_LIMIT("RFC 9112 9.3", 0, "unread request body beyond the discard limit");
+
+    private final String section;
+    private final int status;
+    private final String reason;
+
+    Refusal(String section, int status, String reason) {
+        this.section = section;
+        this.status = status;
+        this.reason = reason;
+    }
+
+    /** The specification section (or the reason) behind the refusal. */
+    String section() {
+        return section;
+    }
+
+    /** The response status, or {@code 0} when no response can be sent (the connection closes). */
+    int status() {
+        return status;
+    }
+
+    /** The reason sent back; for {@link #BODY_TOO_LARGE} it names the configured limit. */
+    String reason(ServerOptions options) {
+        if (this == BODY_TOO_LARGE) {
+            return "request body larger than " + options.maxBodyBytes() + " bytes";
+        }
+        return reason;
+    }
+}

@@ -1,0 +1,155 @@
+package dev.fleche.transport.internal;
+
+import dev.fleche.transport.HttpFields;
+import dev.fleche.transport.http1.BodySink;
+import dev.fleche.transport.http1.ChunkedDecoder;
+import dev.fleche.transport.http1.RequestException;
+
+/**
+ * The request-body decoder of a connection: takes the body bytes of the request in flight from the socket's
+ * bytes, by {@code Content-Length} or chunked, and puts them where the phase says. One per connection, made when
+ * its first body arrives and reused for every later one. Reactor thread only.
+ *
+ * <pre>
+ *   NONE ─aggregate()─▶ AGGREGATING ─────────────────┐
+ *   NONE ─stream()───▶ STREAMING ──response out─┐    ├─ last byte ─▶ COMPLETE
+ *                         │                    ▼    │
+ *                         │            discard()▶ DISCARDING ─┘
+ *                         └── more than the limit (either) ─▶ TOO_LARGE
+ * </pre>
+ *
+ * {@code feed} returns how far it read; the connection then asks {@link #mode()} whether the body is complete or
+ * too large, and {@link #takeWindowFull()} whether the handler's inbound window is full (pause reading).
+ */
+final class RequestBody implements BodySink {
+    enum Mode { NONE, AGGREGATING, STREAMING, DISCARDING, COMPLETE, TOO_LARGE }
+
+    private Mode mode = Mode.NONE;
+    /** Bytes still expected with a {@code Content-Length}; unused when chunked. */
+    private long remaining;
+    /** Bytes of this body received so far, in every mode. */
+    private long received;
+    /** The most {@link #received} may reach in the current mode. */
+    private long limit;
+    private ChunkedDecoder chunked;
+    private byte[] aggregate;
+    private int aggregateLength;
+    private BodyInput input;
+    private boolean windowFull;
+
+    /** A {@code Content-Length} body of {@code length} bytes, kept whole until complete. */
+    void aggregate(int length) {
+        start(Mode.AGGREGATING, null, length, length);
+        aggregate = new byte[length];
+    }
+
+    /** A body handed to the handler as it arrives; {@code chunked} is null for a {@code Content-Length} body. */
+    void stream(BodyInput input, ChunkedDecoder chunked, long contentLength, long limit) {
+        start(Mode.STREAMING, chunked, contentLength, limit);
+        this.input = input;
+    }
+
+    private void start(Mode next, ChunkedDecoder decoder, long contentLength, long max) {
+        mode = next;
+        chunked = decoder;
+        remaining = decoder == null ? contentLength : 0;
+        received = 0;
+        limit = max;
+        aggregate = null;
+        aggregateLength = 0;
+        input = null;
+        windowFull = false;
+    }
+
+    /** The response is out: the rest of this streamed body is read and dropped, up to {@code max} bytes in all. */
+    void discard(long max) {
+        if (mode != Mode.STREAMING) {
+            throw new IllegalStateException("cannot discard a body in mode " + mode);
+        }
+        input.end();
+        input = null;
+        mode = Mode.DISCARDING;
+        limit = max;
+    }
+
+    /** Whether the whole body (received and still expected) fits {@code max}, when known. */
+    boolean fits(long max) {
+        return chunked != null ? received <= max : received + remaining <= max;
+    }
+
+    Mode mode() {
+        return mode;
+    }
+
+    /**
+     * Reads body bytes from {@code bytes[offset, end)}; returns the index after the last byte used. Afterwards the
+     * mode is COMPLETE at the body's end and TOO_LARGE past the limit.
+     */
+    int feed(byte[] bytes, int offset, int end) throws RequestException {
+        int at;
+        if (chunked != null) {
+            at = chunked.decode(bytes, offset, end, this);
+            if (chunked.isDone() && mode != Mode.TOO_LARGE) {
+                mode = Mode.COMPLETE;
+            }
+        } else {
+            int n = (int) Math.min(remaining, end - offset);
+            remaining -= n;
+            data(bytes, offset, n);
+            at = offset + n;
+            if (remaining == 0 && mode != Mode.TOO_LARGE) {
+                mode = Mode.COMPLETE;
+            }
+        }
+        return at;
+    }
+
+    @Override
+    public void data(byte[] bytes, int offset, int length) {
+        received += length;
+        if (received > limit) {
+            mode = Mode.TOO_LARGE;
+            return;
+        }
+        switch (mode) {
+            case AGGREGATING -> {
+                System.arraycopy(bytes, offset, aggregate, aggregateLength, length);
+                aggregateLength += length;
+            }
+            case STREAMING -> windowFull |= input.offer(bytes, offset, length);
+            default -> { } // DISCARDING: dropped
+        }
+    }
+
+    /** Whether the handler's window filled since the last call: the connection pauses reading. */
+    boolean takeWindowFull() {
+        boolean full = windowFull;
+        windowFull = false;
+        return full;
+    }
+
+    /** The complete aggregated body; the decoder forgets it. */
+    byte[] takeAggregate() {
+        byte[] whole = aggregate;
+        aggregate = null;
+        return whole;
+    }
+
+    /** The trailer fields of a complete chunked body, or null. */
+    HttpFields trailers() {
+        return chunked != null && chunked.isDone() ? chunked.trailers() : null;
+    }
+
+    /** The streamed body is complete: the handler's stream ends after what it has queued. */
+    void endStream() {
+        if (input != null) {
+            input.end();
+            input = null;
+        }
+    }
+
+    /** Forgets the body in flight (the connection closes or the exchange is over). */
+    void clear() {
+        start(Mode.NONE, null, 0, 0);
+    }
+}

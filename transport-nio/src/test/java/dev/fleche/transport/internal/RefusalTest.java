@@ -1,0 +1,69 @@
+package dev.fleche.transport.internal;
+
+import static java.nio.charset.StandardCharsets.US_ASCII;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.fleche.transport.ErrorRenderer;
+import dev.fleche.transport.HttpFields;
+import dev.fleche.transport.ServerOptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/** The transport's own refusals: each named with its reason, and all encoded the same way. */
+@Timeout(10)
+class RefusalTest {
+
+    @ParameterizedTest
+    @EnumSource(Refusal.class)
+    void eachRefusalIsNamedWithASectionAndASafeReason(Refusal refusal) {
+        assertTrue(refusal.section().matches("RFC \\d{4} \\d+(\\.\\d+)*"), refusal.section());
+        assertTrue(refusal.status() == 0 || (refusal.status() >= 400 && refusal.status() < 600));
+        String reason = refusal.reason(ServerOptions.builder().build());
+        assertTrue(!reason.isEmpty() && reason.chars().allMatch(c -> c >= 0x20 && c < 0x7F), reason);
+    }
+
+    @Test
+    void bodyTooLargeNamesTheLimit() {
+        assertEquals("request body larger than 1000 bytes",
+                Refusal.BODY_TOO_LARGE.reason(ServerOptions.builder().maxBodyBytes(1000).build()));
+    }
+
+    @Test
+    void aRefusalCarriesDateTheRenderersBodyExtraFieldsAndClose() {
+        ByteSink sink = new ByteSink(256);
+        ErrorRenderer json = (status, reason) -> new ErrorRenderer.Body("application/json",
+                ("{\"status\":" + status + "}").getBytes(US_ASCII));
+        new ResponseEncoder().encodeRefusal(sink, 503, "too many connections", json,
+                new HttpFields(1).add("Retry-After", "1"));
+        String text = new String(sink.toByteArray(), US_ASCII).replaceAll("Date: [^\r]*", "Date: <date>");
+        assertEquals("""
+                HTTP/1.1 503 Service Unavailable\r
+                Content-Type: application/json\r
+                Retry-After: 1\r
+                Date: <date>\r
+                Content-Length: 14\r
+                Connection: close\r
+                \r
+                {"status":503}""", text);
+    }
+
+    @Test
+    void aFailingRendererFallsBackToPlainText() {
+        ByteSink sink = new ByteSink(256);
+        ErrorRenderer broken = (status, reason) -> {
+            throw new IllegalStateException("broken");
+        };
+        new ResponseEncoder().encodeRefusal(sink, 408, "request head not received in time", broken, null);
+        String text = new String(sink.toByteArray(), US_ASCII);
+        assertTrue(text.startsWith("HTTP/1.1 408 Request Timeout\r\nContent-Type: text/plain; charset=utf-8\r\n"), text);
+        assertTrue(text.endsWith("\r\nConnection: close\r\n\r\nrequest head not received in time\n"), text);
+    }
+
+    @Test
+    void aStreamedBodyIsNotLimitedByDefault() {
+        assertEquals(Long.MAX_VALUE, ServerOptions.builder().build().maxBodyBytes());
+    }
+}
