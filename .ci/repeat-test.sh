@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Runs one test class COUNT times in a row, each run in a fresh JVM, and stops at the first failure.
+# For flakes: a test that must not fail by chance should pass hundreds of runs in a row.
+#
+#   .ci/repeat-test.sh MODULE TEST_CLASS COUNT [maven args, e.g. -Pjersey4]
+#   .ci/repeat-test.sh jaxrs-bridge dev.fleche.jersey.EntityTest 200 -Pjersey4
+#
+# Builds the module and what it needs with the given Maven arguments, then runs the class with the JUnit console
+# launcher on the module's test class path (sibling modules from their target/ jars, not from ~/.m2).
+set -euo pipefail
+module=$1 test=$2 count=$3
+shift 3
+cd "$(dirname "$0")/.."
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+mvn -B -q "$@" package dependency:build-classpath -DskipTests -pl "$module" -am \
+    -Dmdep.outputFile="$work/cp" -Dmdep.includeScope=test
+mvn -B -q dependency:copy -Dartifact=org.junit.platform:junit-platform-console-standalone:1.11.4 \
+    -DoutputDirectory="$work"
+classpath="$module/target/test-classes:$module/target/classes:$(cat "$work/cp")"
+
+started=$(date +%s)
+for ((run = 1; run <= count; run++)); do
+    if ! java -jar "$work"/junit-platform-console-standalone-*.jar execute --disable-banner --details=none \
+            --fail-if-no-tests -cp "$classpath" --select-class "$test" > "$work/run.log" 2>&1; then
+        cat "$work/run.log"
+        echo "FAILED at run $run of $count ($test, maven args: $*)"
+        exit 1
+    fi
+    echo "run $run/$count passed ($(( $(date +%s) - started )) s)"
+done
+echo "$count passed, 0 failed: $test, $count runs in a row (maven args: ${*:-none})"
