@@ -65,8 +65,7 @@ public final class FlecheHttpServerFactory {
 
     static FlecheHttpServer create(ServerAddress address, FlecheContainer container, ServerOptions options,
                                    boolean start) {
-        ServerOptions base = options != null ? options
-                : ServerAddress.optionsFrom(container.getConfiguration().getProperties());
+        ServerOptions base = ServerAddress.optionsFrom(options, container.getConfiguration().getProperties());
         FlecheHttpServer server = new FlecheHttpServer(container, address.applyTo(base), address.displayHost(),
                 address.rootPath());
         if (start) {

@@ -25,6 +25,10 @@ package dev.fleche.jersey;
  *       sent on saturation</td></tr>
  *   <tr><td>{@value #NON_BLOCKING_MAX_RESPONSE_BYTES}</td><td>Integer</td><td>1 MiB</td><td>the largest response of
  *       a {@link NonBlocking @NonBlocking} method</td></tr>
+ *   <tr><td>{@value #MAX_REQUEST_BODY_BYTES}</td><td>Long</td><td>none</td><td>the largest request body, in bytes:
+ *       beyond it {@code 413} (at once when {@code Content-Length} says so). Without it, a body the application
+ *       streams (an {@code InputStream} entity, a multi-GiB upload) has no limit; what Fleche itself buffers is
+ *       bounded by the transport's own settings. Overrides {@code ServerOptions.maxBodyBytes}.</td></tr>
  *   <tr><td>{@value #SERVER_OPTIONS}</td><td>{@link dev.fleche.transport.ServerOptions}</td><td>defaults</td><td>the
  *       transport settings where no other way to pass them exists (test container, {@code SeBootstrap}); the
  *       address still comes from the URI or bootstrap configuration</td></tr>
@@ -54,6 +58,8 @@ public final class FlecheProperties {
     public static final String RETRY_AFTER_SECONDS = "fleche.jersey.retryAfterSeconds";
     /** The in-memory limit of a {@link NonBlocking} method's response. */
     public static final String NON_BLOCKING_MAX_RESPONSE_BYTES = "fleche.jersey.nonBlocking.maxResponseBytes";
+    /** The request body limit in bytes (none by default). */
+    public static final String MAX_REQUEST_BODY_BYTES = "fleche.jersey.maxRequestBodyBytes";
     /** Transport settings for the test container and {@code SeBootstrap}. */
     public static final String SERVER_OPTIONS = "fleche.jersey.serverOptions";
 

@@ -95,8 +95,42 @@ final class BaseUris {
         try {
             return URI.create(text);
         } catch (IllegalArgumentException e) {
-            throw new BadRequest("request target is not a valid URI", e);
+            // Clients send some characters unencoded (a query of JSON, say); Jersey's other containers
+            // percent-encode them before building the URI, and so do we, on this rare path only.
+            String encoded = query == null ? base.prefix() + encodeIllegal(path)
+                    : base.prefix() + encodeIllegal(path) + '?' + encodeIllegal(query);
+            try {
+                return URI.create(encoded);
+            } catch (IllegalArgumentException stillInvalid) {
+                throw new BadRequest("request target is not a valid URI", stillInvalid);
+            }
         }
+    }
+
+    /**
+     * {@code raw} with the characters {@link URI} refuses in a path or query percent-encoded: {@code " < > \ ^ `
+     * { | }}, a {@code %} not starting an escape, and bytes above 0x7F (the request target arrives as ISO-8859-1
+     * text, one char per byte). Everything else, escapes included, stays as sent.
+     */
+    static String encodeIllegal(String raw) {
+        StringBuilder out = new StringBuilder(raw.length() + 16);
+        for (int i = 0, n = raw.length(); i < n; i++) {
+            char c = raw.charAt(i);
+            boolean illegal = c > 0x7E || c <= 0x20 || "\"<>\\^`{|}".indexOf(c) >= 0
+                    || (c == '%' && !(i + 2 < n && isHex(raw.charAt(i + 1)) && isHex(raw.charAt(i + 2))));
+            if (illegal) {
+                out.append('%').append(HEX[(c >> 4) & 0xF]).append(HEX[c & 0xF]);
+            } else {
+                out.append(c);
+            }
+        }
+        return out.toString();
+    }
+
+    private static final char[] HEX = "0123456789ABCDEF".toCharArray();
+
+    private static boolean isHex(char c) {
+        return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
     }
 
     /** Hosts currently cached (both schemes). */

@@ -6,6 +6,8 @@ import jakarta.ws.rs.ProcessingException;
 import jakarta.ws.rs.SeBootstrap;
 import org.glassfish.jersey.server.ServerProperties;
 
+import java.util.Map;
+
 /**
  * What a {@code SeBootstrap.Configuration} asks of a Fleche server. Read with {@code property(name)} and
  * tolerant of missing keys (a configuration not built by Jersey's builder may lack the defaults); keys other than
@@ -23,6 +25,8 @@ import org.glassfish.jersey.server.ServerProperties;
  *   <tr><td>SSL context, client authentication</td><td>only meaningful with HTTPS, which is refused</td></tr>
  *   <tr><td>{@code jersey.config.server.bootstrap.webserver.autostart}</td><td>start at once (default true)</td></tr>
  *   <tr><td>{@value FlecheProperties#SERVER_OPTIONS}</td><td>transport settings (else the application's)</td></tr>
+ *   <tr><td>{@value FlecheProperties#MAX_REQUEST_BODY_BYTES}</td><td>the request body limit (the application's
+ *       own property wins)</td></tr>
  * </table>
  *
  * @param address   where to listen and the root path
@@ -45,8 +49,13 @@ public record BootstrapSettings(ServerAddress address, boolean autoStart, Server
         ServerAddress address = new ServerAddress(host == null ? "localhost" : host.toString(),
                 port(configuration), root == null ? "/" : root.toString());
         Object options = configuration.property(FlecheProperties.SERVER_OPTIONS);
+        ServerOptions given = options instanceof ServerOptions ? (ServerOptions) options : null;
+        Object maxBody = configuration.property(FlecheProperties.MAX_REQUEST_BODY_BYTES);
+        if (maxBody != null) {
+            given = ServerAddress.optionsFrom(given, Map.of(FlecheProperties.MAX_REQUEST_BODY_BYTES, maxBody));
+        }
         return new BootstrapSettings(address, flag(configuration, ServerProperties.WEBSERVER_AUTO_START, true),
-                options instanceof ServerOptions ? (ServerOptions) options : null);
+                given);
     }
 
     private static int port(SeBootstrap.Configuration configuration) {

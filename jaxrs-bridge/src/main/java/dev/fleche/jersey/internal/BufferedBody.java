@@ -15,6 +15,7 @@ import java.util.Arrays;
  */
 final class BufferedBody extends OutputStream {
     private final int status;
+    private final String reason;
     private final HttpFields fields;
     private final int limit;
     private final boolean nonBlockingCap;
@@ -27,8 +28,9 @@ final class BufferedBody extends OutputStream {
      * A body expected to be {@code expected} bytes (a first guess when unknown), at most {@code limit}; when
      * {@code nonBlockingCap} the limit is the {@code @NonBlocking} one, else the declared length.
      */
-    BufferedBody(int status, HttpFields fields, int expected, int limit, boolean nonBlockingCap) {
+    BufferedBody(int status, String reason, HttpFields fields, int expected, int limit, boolean nonBlockingCap) {
         this.status = status;
+        this.reason = reason;
         this.fields = fields;
         this.limit = limit;
         this.nonBlockingCap = nonBlockingCap;
@@ -86,7 +88,7 @@ final class BufferedBody extends OutputStream {
             return;
         }
         byte[] body = count == bytes.length ? bytes : Arrays.copyOf(bytes, count);
-        exchange.respond(status, fields, body);
+        exchange.respond(status, reason, fields, body);
     }
 
     /** The message of a response over the {@code @NonBlocking} limit. */

@@ -95,20 +95,21 @@ final class ResponseWriter implements ContainerResponseWriter {
             return OutputStream.nullOutputStream();
         }
         int status = response.getStatus();
+        String reason = response.getStatusInfo().getReasonPhrase(); // the application's, when it set one
         HttpFields fields = fields(response, deployment.headerText());
         boolean head = "HEAD".equals(exchange.method());
         OutputStream out;
         if (head && contentLength >= 0) {
             fields.set("Content-Length", Long.toString(contentLength)); // kept by the transport for HEAD
-            out = new BufferedBody(status, fields, 0, 0, false);
+            out = new BufferedBody(status, reason, fields, 0, 0, false);
         } else if (nonBlocking && !head) {
             int limit = settings.nonBlockingLimit();
-            out = new BufferedBody(status, fields, contentLength >= 0 ? (int) Math.min(contentLength, limit) : 512,
+            out = new BufferedBody(status, reason, fields, contentLength >= 0 ? (int) Math.min(contentLength, limit) : 512,
                     limit, true);
         } else if (contentLength >= 0 && contentLength <= BUFFERED_LIMIT) {
-            out = new BufferedBody(status, fields, (int) contentLength, (int) contentLength, false);
+            out = new BufferedBody(status, reason, fields, (int) contentLength, (int) contentLength, false);
         } else {
-            out = stream(status, fields, head ? -1 : contentLength);
+            out = stream(status, reason, fields, head ? -1 : contentLength);
         }
         emptyBody = head || contentLength == 0;
         output = out;
@@ -119,9 +120,9 @@ final class ResponseWriter implements ContainerResponseWriter {
         return out;
     }
 
-    private OutputStream stream(int status, HttpFields fields, long contentLength) {
+    private OutputStream stream(int status, String reason, HttpFields fields, long contentLength) {
         try {
-            return new StreamedBody(exchange, exchange.startResponse(status, fields, contentLength));
+            return new StreamedBody(exchange, exchange.startResponse(status, reason, fields, contentLength));
         } catch (IllegalStateException alreadyAnswered) {
             finish(); // the transport answered (413, 408...): the rest of Jersey's output goes nowhere
             return OutputStream.nullOutputStream();

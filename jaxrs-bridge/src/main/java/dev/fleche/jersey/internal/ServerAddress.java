@@ -55,10 +55,19 @@ public record ServerAddress(String host, int port, String rootPath) {
         return options.toBuilder().address(address).build();
     }
 
-    /** The {@value FlecheProperties#SERVER_OPTIONS} property of an application, else the defaults. */
-    public static ServerOptions optionsFrom(Map<String, Object> properties) {
-        ServerOptions options = Settings.instance(properties, FlecheProperties.SERVER_OPTIONS, ServerOptions.class);
-        return options != null ? options : ServerOptions.builder().build();
+    /**
+     * The transport settings of an application: {@code given} when not null, else its
+     * {@value FlecheProperties#SERVER_OPTIONS} property, else the defaults; then its
+     * {@value FlecheProperties#MAX_REQUEST_BODY_BYTES} property, when set, as the body limit.
+     */
+    public static ServerOptions optionsFrom(ServerOptions given, Map<String, Object> properties) {
+        ServerOptions options = given != null ? given
+                : Settings.instance(properties, FlecheProperties.SERVER_OPTIONS, ServerOptions.class);
+        if (options == null) {
+            options = ServerOptions.builder().build();
+        }
+        Long maxBody = Settings.longValue(properties, FlecheProperties.MAX_REQUEST_BODY_BYTES, 0);
+        return maxBody == null ? options : options.toBuilder().maxBodyBytes(maxBody).build();
     }
 
     /** The host to show in URIs: the bound host, or {@code localhost} for all interfaces. */

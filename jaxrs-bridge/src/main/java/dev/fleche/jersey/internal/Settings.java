@@ -59,6 +59,24 @@ public record Settings(boolean trustForwarded, int retryAfterSeconds, int nonBlo
         return parsed;
     }
 
+    /** A long property given as {@link Number} or string, at least {@code min}; null when absent. */
+    static Long longValue(Map<String, Object> properties, String name, long min) {
+        Object value = properties.get(name);
+        if (value == null) {
+            return null;
+        }
+        long parsed;
+        try {
+            parsed = value instanceof Number ? ((Number) value).longValue() : Long.parseLong(value.toString().trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(name + " must be an integer, was \"" + value + "\"", e);
+        }
+        if (parsed < min) {
+            throw new IllegalArgumentException(name + " must be >= " + min + ", was " + parsed);
+        }
+        return parsed;
+    }
+
     /** A property that must be an instance of {@code type}, or null when absent. */
     static <T> T instance(Map<String, Object> properties, String name, Class<T> type) {
         Object value = properties.get(name);

@@ -19,6 +19,8 @@ final class ResponseEncoder {
     static final byte[] CRLF = {'\r', '\n'};
     static final byte[] CONTINUE = "HTTP/1.1 100 Continue\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
     private static final byte[][] STATUS_LINES = new byte[600][];
+    /** The standard phrase of each status below 600, so that a handler passing it gets the cached line. */
+    private static final String[] PHRASES = new String[600];
     /** RFC 9110 5.6.7; not {@code RFC_1123_DATE_TIME}, which writes days 1-9 with one digit. */
     private static final DateTimeFormatter IMF_FIXDATE =
             DateTimeFormatter.ofPattern("EEE, dd MMM yyyy HH:mm:ss 'GMT'", Locale.US);
@@ -29,6 +31,7 @@ final class ResponseEncoder {
     static {
         for (int status = 100; status < 600; status++) {
             String reason = reasonPhrase(status);
+            PHRASES[status] = reason;
             STATUS_LINES[status] = ("HTTP/1.1 " + status + " " + reason + "\r\n").getBytes(StandardCharsets.US_ASCII);
         }
     }
@@ -120,7 +123,8 @@ final class ResponseEncoder {
 
     private static void putStatusLine(ByteSink out, int status, String reason) {
         checkStatus(status);
-        if (reason == null || reason.isEmpty() || !isReasonPhrase(reason)) {
+        if (reason == null || reason.isEmpty() || (status < PHRASES.length && reason.equals(PHRASES[status]))
+                || !isReasonPhrase(reason)) {
             if (status < STATUS_LINES.length) {
                 out.put(STATUS_LINES[status]);
                 return;
