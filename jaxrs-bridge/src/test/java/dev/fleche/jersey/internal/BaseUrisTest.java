@@ -48,13 +48,21 @@ class BaseUrisTest {
     }
 
     @Test
-    void invalidValuesAreBadRequests() {
+    void anInvalidHostIsABadRequest() {
         exchange.host = "bad host";
         assertThrows(BadRequest.class, () -> new BaseUris("/", false).base(exchange));
-        exchange.host = "ok";
+    }
+
+    @Test
+    void charactersClientsSendUnencodedArePercentEncoded() throws BadRequest {
+        // as Jersey's other containers deliver them (issue 12); was a 400
         exchange.path = "/a|b{c}";
+        exchange.query = "q={\"x\"}^`\\&p=100%&r=%41";
         BaseUris uris = new BaseUris("/", false);
-        assertThrows(BadRequest.class, () -> uris.requestUri(uris.base(exchange), exchange.path(), exchange.query()));
+        URI uri = uris.requestUri(uris.base(exchange), exchange.path(), exchange.query());
+        assertEquals("/a%7Cb%7Bc%7D", uri.getRawPath());
+        assertEquals("q=%7B%22x%22%7D%5E%60%5C&p=100%25&r=%41", uri.getRawQuery());
+        assertEquals("/a|b{c}", uri.getPath());
     }
 
     @Test
