@@ -135,6 +135,11 @@ final class TlsChannel implements ConnectionChannel {
         return info;
     }
 
+    /** How many record buffers the channel holds now (for tests: none when idle). */
+    int buffersHeld() {
+        return (netIn == null ? 0 : 1) + (netOut == null ? 0 : 1) + (appIn == null ? 0 : 1);
+    }
+
     /** The current phase (for tests and events). */
     Phase phase() {
         return phase;

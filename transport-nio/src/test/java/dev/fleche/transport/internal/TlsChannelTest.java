@@ -1,0 +1,427 @@
+package dev.fleche.transport.internal;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.fleche.transport.TlsInfo;
+import dev.fleche.transport.TlsOptions;
+import dev.fleche.transport.TlsOptions.ClientAuth;
+import dev.fleche.transport.testing.TestCertificates;
+import dev.fleche.transport.testing.TestCertificates.ServerKey;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.Principal;
+import java.security.PrivateKey;
+import java.security.cert.X509Certificate;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import javax.net.ssl.KeyManager;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SNIHostName;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLEngine;
+import javax.net.ssl.SSLException;
+import javax.net.ssl.SSLHandshakeException;
+import javax.net.ssl.SSLParameters;
+import javax.net.ssl.SSLSocket;
+import javax.net.ssl.TrustManagerFactory;
+import javax.net.ssl.X509ExtendedKeyManager;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * {@link TlsChannel} on its own, without a connection: a {@link TlsChannelDriver} echoes application bytes over a
+ * real loopback socket to JDK {@code SSLSocket} clients and an {@link EngineClient}.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class TlsChannelTest {
+    private static final long WAIT = 10;
+    private static TestCertificates certificates;
+    private static ExecutorService tasks;
+
+    @BeforeAll
+    static void makeCertificates() {
+        certificates = TestCertificates.get();
+        tasks = Executors.newFixedThreadPool(2);
+    }
+
+    @AfterAll
+    static void stopTasks() {
+        tasks.shutdownNow();
+    }
+
+    private static TlsOptions.Builder options(ServerKey key) {
+        return TlsOptions.builder(certificates.serverContext(key));
+    }
+
+    private static SSLSocket connect(SSLContext client, int port, String protocol, String... alpn)
+            throws IOException {
+        SSLSocket socket = (SSLSocket) client.getSocketFactory().createSocket(InetAddress.getLoopbackAddress(), port);
+        socket.setSoTimeout(10_000);
+        SSLParameters parameters = socket.getSSLParameters();
+        parameters.setProtocols(new String[] {protocol});
+        parameters.setServerNames(List.of(new SNIHostName("localhost")));
+        parameters.setApplicationProtocols(alpn);
+        socket.setSSLParameters(parameters);
+        return socket;
+    }
+
+    private static byte[] echo(SSLSocket socket, String text) throws IOException {
+        byte[] bytes = text.getBytes(StandardCharsets.US_ASCII);
+        socket.getOutputStream().write(bytes);
+        socket.getOutputStream().flush();
+        return socket.getInputStream().readNBytes(bytes.length);
+    }
+
+    // ---------------------------------------------------------------- handshakes
+
+    @ParameterizedTest
+    @CsvSource({"TLSv1.3, EC_P256", "TLSv1.3, RSA_2048", "TLSv1.2, EC_P256", "TLSv1.2, RSA_2048"})
+    void handshakesAndEchoes(String protocol, ServerKey key) throws Exception {
+        try (TlsChannelDriver driver = new TlsChannelDriver(options(key).build(), 64 * 1024, tasks);
+             SSLSocket client = connect(certificates.clientContext(), driver.port(), protocol, "http/1.1")) {
+            assertEquals("hello", new String(echo(client, "hello"), StandardCharsets.US_ASCII));
+            TlsChannelDriver.Echo server = driver.nextConnection();
+            TlsInfo info = server.handshake.get(WAIT, TimeUnit.SECONDS);
+            assertEquals(protocol, info.protocol());
+            assertEquals(client.getSession().getCipherSuite(), info.cipherSuite());
+            assertEquals("http/1.1", info.applicationProtocol());
+            assertEquals("localhost", info.sniHostName());
+            assertEquals(List.of(), info.peerCertificates());
+            assertTrue(driver.tasksRun.get() > 0, "delegated tasks ran on the task executor");
+            assertFalse(driver.onLoopAndWait(server.channel::isHandshaking));
+            assertNotNull(driver.onLoopAndWait(server.channel::tlsSession));
+        }
+    }
+
+    @Test
+    void aClientWithoutAlpnIsServed() throws Exception {
+        try (TlsChannelDriver driver = new TlsChannelDriver(options(ServerKey.EC_P256).build(), 64 * 1024, tasks);
+             SSLSocket client = connect(certificates.clientContext(), driver.port(), "TLSv1.3")) {
+            assertEquals("hi", new String(echo(client, "hi"), StandardCharsets.US_ASCII));
+            assertNull(driver.nextConnection().handshake.get(WAIT, TimeUnit.SECONDS).applicationProtocol());
+        }
+    }
+
+    @Test
+    void aClientOfferingOnlyH2FailsTheHandshakeWithAnAlertNotAHang() throws Exception {
+        try (TlsChannelDriver driver = new TlsChannelDriver(options(ServerKey.EC_P256).build(), 64 * 1024, tasks);
+             SSLSocket client = connect(certificates.clientContext(), driver.port(), "TLSv1.3", "h2")) {
+            SSLException refused = assertThrows(SSLException.class, client::startHandshake);
+            assertTrue(refused.getMessage().contains("no_application_protocol"), refused.getMessage());
+            IOException failure = driver.nextConnection().failure.get(WAIT, TimeUnit.SECONDS);
+            assertInstanceOf(SSLHandshakeException.class, failure);
+        }
+    }
+
+    @Test
+    void handshakeTasksRunOnTheReactorWhenTheExecutorRefusesThem() throws Exception {
+        try (TlsChannelDriver driver = new TlsChannelDriver(options(ServerKey.EC_P256).build(), 64 * 1024,
+                task -> {
+                    throw new RejectedExecutionException("full");
+                });
+             SSLSocket client = connect(certificates.clientContext(), driver.port(), "TLSv1.3", "http/1.1")) {
+            assertEquals("hello", new String(echo(client, "hello"), StandardCharsets.US_ASCII));
+        }
+    }
+
+    @Test
+    void isHandshakingUntilTheClientHelloArrives() throws Exception {
+        try (TlsChannelDriver driver = new TlsChannelDriver(options(ServerKey.EC_P256).build(), 64 * 1024, tasks);
+             Socket silent = new Socket(InetAddress.getLoopbackAddress(), driver.port())) {
+            TlsChannelDriver.Echo server = driver.nextConnection();
+            assertTrue(driver.onLoopAndWait(server.channel::isHandshaking));
+            assertNull(driver.onLoopAndWait(server.channel::tlsSession));
+            assertEquals(0, (int) driver.onLoopAndWait(server.channel::buffersHeld));
+        }
+    }
+
+    // ---------------------------------------------------------------- client authentication
+
+    @ParameterizedTest
+    @CsvSource({
+        "NEED, true, true",
+        "NEED, false, false",
+        "WANT, true, true",
+        "WANT, false, true",
+        "NONE, true, true",
+    })
+    void clientAuthentication(ClientAuth auth, boolean presentCertificate, boolean succeeds) throws Exception {
+        SSLContext clientContext = presentCertificate ? certificates.clientContextWithCertificate()
+                : certificates.clientContext();
+        try (TlsChannelDriver driver = new TlsChannelDriver(options(ServerKey.EC_P256).clientAuth(auth).build(),
+                64 * 1024, tasks);
+             SSLSocket client = connect(clientContext, driver.port(), "TLSv1.3", "http/1.1")) {
+            TlsChannelDriver.Echo server = driver.nextConnection();
+            if (!succeeds) {
+                // TLS 1.3: the client finishes before the server checks its (missing) certificate; it learns of
+                // the failure on its first write or read (the alert, or a reset when the alert went unread)
+                assertThrows(IOException.class, () -> echo(client, "x"));
+                assertInstanceOf(SSLHandshakeException.class, server.failure.get(WAIT, TimeUnit.SECONDS));
+                return;
+            }
+            assertEquals("x", new String(echo(client, "x"), StandardCharsets.US_ASCII));
+            List<?> chain = server.handshake.get(WAIT, TimeUnit.SECONDS).peerCertificates();
+            if (auth != ClientAuth.NONE && presentCertificate) {
+                assertEquals(List.of(certificates.clientCertificate(), certificates.caCertificate()), chain);
+            } else {
+                assertEquals(List.of(), chain);
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- data
+
+    @ParameterizedTest
+    @CsvSource({"TLSv1.3, 1000", "TLSv1.3, 65536", "TLSv1.2, 777", "TLSv1.2, 65536"})
+    void echoesFourMebibytesWithoutLosingAByte(String protocol, int serverReadBytes) throws Exception {
+        byte[] data = new byte[4 * 1024 * 1024];
+        new Random(13).nextBytes(data);
+        try (TlsChannelDriver driver = new TlsChannelDriver(options(ServerKey.EC_P256).build(), serverReadBytes,
+                tasks);
+             SSLSocket client = connect(certificates.clientContext(), driver.port(), protocol, "http/1.1")) {
+            client.startHandshake();
+            OutputStream out = client.getOutputStream();
+            CompletableFuture<Void> writer = CompletableFuture.runAsync(() -> {
+                try {
+                    for (int off = 0; off < data.length; off += 7919) {
+                        out.write(data, off, Math.min(7919, data.length - off));
+                    }
+                    out.flush();
+                } catch (IOException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            InputStream in = client.getInputStream();
+            ByteArrayOutputStream received = new ByteArrayOutputStream(data.length);
+            byte[] chunk = new byte[3001];
+            while (received.size() < data.length) {
+                int n = in.read(chunk);
+                assertTrue(n > 0, "stream ended after " + received.size() + " bytes");
+                received.write(chunk, 0, n);
+            }
+            writer.get(WAIT, TimeUnit.SECONDS);
+            assertArrayEquals(sha256(data), sha256(received.toByteArray()));
+            TlsChannelDriver.Echo server = driver.nextConnection();
+            assertEquals(data.length, server.bytesEchoed);
+            assertEquals(0, (int) driver.onLoopAndWait(server.channel::buffersHeld),
+                    "an idle TLS connection holds no record buffer");
+            assertTrue(driver.pool.retained() > 0, "the buffers went back to the reactor's pool");
+        }
+    }
+
+    @Test
+    void applicationDataSentWithTheLastHandshakeFlightIsNotLost() throws Exception {
+        try (TlsChannelDriver driver = new TlsChannelDriver(options(ServerKey.EC_P256).build(), 64 * 1024, tasks);
+             EngineClient client = new EngineClient(certificates.clientContext(), driver.port(), "TLSv1.3")) {
+            byte[] request = "GET / HTTP/1.1\r\nHost: localhost\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
+            client.handshake(request);
+            assertArrayEquals(request, client.read(request.length));
+        }
+    }
+
+    // ---------------------------------------------------------------- closing
+
+    @ParameterizedTest
+    @CsvSource({"TLSv1.3", "TLSv1.2"})
+    void theClientsCloseNotifyEndsTheInputAndIsAnswered(String protocol) throws Exception {
+        try (TlsChannelDriver driver = new TlsChannelDriver(options(ServerKey.EC_P256).build(), 64 * 1024, tasks);
+             EngineClient client = new EngineClient(certificates.clientContext(), driver.port(), protocol)) {
+            client.handshake(null);
+            client.write("ping".getBytes(StandardCharsets.US_ASCII));
+            assertEquals("ping", new String(client.read(4), StandardCharsets.US_ASCII));
+            client.closeNotify();
+            TlsChannelDriver.Echo server = driver.nextConnection();
+            server.peerEnded.get(WAIT, TimeUnit.SECONDS);
+            assertEquals(EngineClient.Ending.CLOSE_NOTIFY, client.readToEnd());
+            assertTrue(client.socketAtEof(), "TCP FIN after close_notify");
+            server.closed.get(WAIT, TimeUnit.SECONDS);
+            assertFalse(server.failure.isDone(), () -> "no failure, was " + server.failure.join());
+        }
+    }
+
+    @Test
+    void shutdownOutputSendsCloseNotifyAndTheInputStaysReadable() throws Exception {
+        try (TlsChannelDriver driver = new TlsChannelDriver(options(ServerKey.EC_P256).build(), 64 * 1024, tasks);
+             EngineClient client = new EngineClient(certificates.clientContext(), driver.port(), "TLSv1.3")) {
+            client.handshake(null);
+            client.write("a".getBytes(StandardCharsets.US_ASCII));
+            assertEquals("a", new String(client.read(1), StandardCharsets.US_ASCII));
+            TlsChannelDriver.Echo server = driver.nextConnection();
+            server.shutdownOutput();
+            assertEquals(EngineClient.Ending.CLOSE_NOTIFY, client.readToEnd());
+            assertEquals(TlsChannel.Phase.SHUT, driver.onLoopAndWait(server.channel::phase));
+            client.closeNotify();
+            server.peerEnded.get(WAIT, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
+    void aTls12RenegotiationIsRefused() throws Exception {
+        try (TlsChannelDriver driver = new TlsChannelDriver(options(ServerKey.EC_P256).build(), 64 * 1024, tasks);
+             SSLSocket client = connect(certificates.clientContext(), driver.port(), "TLSv1.2", "http/1.1")) {
+            assertEquals("one", new String(echo(client, "one"), StandardCharsets.US_ASCII));
+            assertThrows(IOException.class, () -> {
+                client.startHandshake();
+                if (echo(client, "two").length < 3) {
+                    throw new IOException("stream ended");
+                }
+            });
+            IOException failure = driver.nextConnection().failure.get(WAIT, TimeUnit.SECONDS);
+            assertInstanceOf(TlsChannel.RenegotiationRefused.class, failure);
+        }
+    }
+
+    @ParameterizedTest
+    @CsvSource({"TLSv1.2", "TLSv1.3"})
+    void aSecondConnectionResumesTheSession(String protocol) throws Exception {
+        AtomicInteger keyChoices = new AtomicInteger();
+        SSLContext server = countingKeyChoices(keyChoices);
+        SSLContext clientContext = certificates.clientContext();
+        try (TlsChannelDriver driver = new TlsChannelDriver(TlsOptions.builder(server).build(), 64 * 1024, tasks)) {
+            byte[] firstId;
+            try (SSLSocket first = connect(clientContext, driver.port(), protocol, "http/1.1")) {
+                echo(first, "1");
+                firstId = first.getSession().getId();
+            }
+            assertEquals(1, keyChoices.get(), "a full handshake chooses the server's key");
+            try (SSLSocket second = connect(clientContext, driver.port(), protocol, "http/1.1")) {
+                echo(second, "2");
+                if (protocol.equals("TLSv1.2")) {
+                    assertArrayEquals(firstId, second.getSession().getId(), "the client resumed the session id");
+                }
+            }
+            assertEquals(1, keyChoices.get(), "a resumed handshake sends no certificate, so chooses no key");
+        }
+    }
+
+    /** A server context over the EC key whose key manager counts the times it chooses the server's key. */
+    private static SSLContext countingKeyChoices(AtomicInteger choices) throws Exception {
+        KeyManagerFactory factory = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+        factory.init(certificates.serverKeyStore(ServerKey.EC_P256), TestCertificates.PASSWORD.toCharArray());
+        X509ExtendedKeyManager keys = (X509ExtendedKeyManager) factory.getKeyManagers()[0];
+        X509ExtendedKeyManager counting = new X509ExtendedKeyManager() {
+            @Override
+            public String chooseEngineServerAlias(String keyType, Principal[] issuers, SSLEngine engine) {
+                String alias = keys.chooseEngineServerAlias(keyType, issuers, engine);
+                if (alias != null) {
+                    choices.incrementAndGet();
+                }
+                return alias;
+            }
+
+            @Override
+            public String[] getClientAliases(String keyType, Principal[] issuers) {
+                return keys.getClientAliases(keyType, issuers);
+            }
+
+            @Override
+            public String chooseClientAlias(String[] keyType, Principal[] issuers, Socket socket) {
+                return keys.chooseClientAlias(keyType, issuers, socket);
+            }
+
+            @Override
+            public String[] getServerAliases(String keyType, Principal[] issuers) {
+                return keys.getServerAliases(keyType, issuers);
+            }
+
+            @Override
+            public String chooseServerAlias(String keyType, Principal[] issuers, Socket socket) {
+                return keys.chooseServerAlias(keyType, issuers, socket);
+            }
+
+            @Override
+            public X509Certificate[] getCertificateChain(String alias) {
+                return keys.getCertificateChain(alias);
+            }
+
+            @Override
+            public PrivateKey getPrivateKey(String alias) {
+                return keys.getPrivateKey(alias);
+            }
+        };
+        TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+        trust.init(certificates.trustStore());
+        SSLContext context = SSLContext.getInstance("TLS");
+        context.init(new KeyManager[] {counting}, trust.getTrustManagers(), null);
+        return context;
+    }
+
+    // ---------------------------------------------------------------- not TLS
+
+    @Test
+    void plainHttpOnTheTlsPortGetsAPlaintext400AndTheConnectionCloses() throws Exception {
+        try (TlsChannelDriver driver = new TlsChannelDriver(options(ServerKey.EC_P256).build(), 64 * 1024, tasks);
+             Socket plain = new Socket(InetAddress.getLoopbackAddress(), driver.port())) {
+            plain.setSoTimeout(10_000);
+            plain.getOutputStream().write("GET / HTTP/1.1\r\nHost: localhost\r\n\r\n"
+                    .getBytes(StandardCharsets.US_ASCII));
+            String response = new String(plain.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
+            assertTrue(response.matches("(?s)HTTP/1\\.1 400 Bad Request\r\n"
+                    + "Date: [A-Z][a-z]{2}, \\d{2} [A-Z][a-z]{2} \\d{4} \\d{2}:\\d{2}:\\d{2} GMT\r\n"
+                    + "Content-Type: text/plain; charset=us-ascii\r\n"
+                    + "Content-Length: 24\r\n"
+                    + "Connection: close\r\n"
+                    + "\r\n"
+                    + "This port speaks HTTPS\\.\n"), response);
+            assertInstanceOf(PlaintextRequestException.class,
+                    driver.nextConnection().failure.get(WAIT, TimeUnit.SECONDS));
+        }
+    }
+
+    @Test
+    void garbageBeforeTheHandshakeClosesTheConnection() throws Exception {
+        try (TlsChannelDriver driver = new TlsChannelDriver(options(ServerKey.EC_P256).build(), 64 * 1024, tasks);
+             Socket scanner = new Socket(InetAddress.getLoopbackAddress(), driver.port())) {
+            scanner.setSoTimeout(10_000);
+            scanner.getOutputStream().write(new byte[] {0x00, 0x01, 0x02, (byte) 0xFF, '\r', '\n'});
+            scanner.getInputStream().readAllBytes();
+            IOException failure = driver.nextConnection().failure.get(WAIT, TimeUnit.SECONDS);
+            assertInstanceOf(SSLHandshakeException.class, failure);
+            assertTrue(failure.getMessage().contains("0x00"), failure.getMessage());
+        }
+    }
+
+    @Test
+    void garbageAfterAValidRecordHeaderFailsTheHandshake() throws Exception {
+        try (TlsChannelDriver driver = new TlsChannelDriver(options(ServerKey.EC_P256).build(), 64 * 1024, tasks);
+             Socket scanner = new Socket(InetAddress.getLoopbackAddress(), driver.port())) {
+            scanner.setSoTimeout(10_000);
+            byte[] record = new byte[5 + 40];
+            record[0] = 0x16;
+            record[1] = 0x03;
+            record[2] = 0x01;
+            record[4] = 40;
+            scanner.getOutputStream().write(record);
+            scanner.getInputStream().readAllBytes();
+            assertInstanceOf(SSLException.class, driver.nextConnection().failure.get(WAIT, TimeUnit.SECONDS));
+        }
+    }
+
+    private static byte[] sha256(byte[] data) throws Exception {
+        return MessageDigest.getInstance("SHA-256").digest(data);
+    }
+}
