@@ -563,11 +563,18 @@ final class TlsChannel implements ConnectionChannel {
     }
 
     /** The peer's {@code close_notify}: answered with ours, and the reader sees the end of the stream. */
-    private void closeNotifyReceived() throws IOException {
-        if (phase == Phase.OPEN) {
-            shutdownOutput();
-        }
+    private void closeNotifyReceived() {
         netIn = release(netIn);
+        if (phase != Phase.OPEN) {
+            return;
+        }
+        try {
+            shutdownOutput();
+        } catch (IOException e) {
+            // the peer closed its socket right after its close_notify: nothing more can reach it
+            netOut = release(netOut);
+            phase = Phase.SHUT;
+        }
     }
 
     /** TCP FIN: with or without {@code close_notify} first (many HTTP clients skip it), the reader sees -1. */

@@ -29,8 +29,6 @@ import java.security.cert.X509Certificate;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -60,17 +58,17 @@ import org.junit.jupiter.params.provider.CsvSource;
 class TlsChannelTest {
     private static final long WAIT = 10;
     private static TestCertificates certificates;
-    private static ExecutorService tasks;
+    private static HandshakeTasks tasks;
 
     @BeforeAll
     static void makeCertificates() {
         certificates = TestCertificates.get();
-        tasks = Executors.newFixedThreadPool(2);
+        tasks = new HandshakeTasks(2, 64);
     }
 
     @AfterAll
     static void stopTasks() {
-        tasks.shutdownNow();
+        tasks.close();
     }
 
     private static TlsOptions.Builder options(ServerKey key) {
@@ -240,6 +238,29 @@ class TlsChannelTest {
             byte[] request = "GET / HTTP/1.1\r\nHost: localhost\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
             client.handshake(request);
             assertArrayEquals(request, client.read(request.length));
+        }
+    }
+
+    @Test
+    void tls13KeyUpdatesFromTheClientAreAnsweredAndNotMistakenForTheEnd() throws Exception {
+        try (TlsChannelDriver driver = new TlsChannelDriver(options(ServerKey.EC_P256).build(), 1000, tasks)) {
+            String java = ProcessHandle.current().info().command().orElseThrow();
+            String classPath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+            Process client = new ProcessBuilder(java, "-XX:TieredStopAtLevel=1", "-cp", classPath,
+                    KeyUpdateClient.class.getName(), String.valueOf(driver.port()), String.valueOf(256 * 1024))
+                    .redirectErrorStream(true).start();
+            try {
+                client.getOutputStream().close();
+                String output = new String(client.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+                assertTrue(client.waitFor(30, TimeUnit.SECONDS));
+                assertEquals("ECHOED 262144", output.strip());
+                assertEquals(0, client.exitValue());
+            } finally {
+                client.destroyForcibly();
+            }
+            TlsChannelDriver.Echo server = driver.nextConnection();
+            assertEquals(256 * 1024, server.bytesEchoed);
+            assertFalse(server.failure.isDone(), () -> "no failure, was " + server.failure.join());
         }
     }
 

@@ -27,9 +27,10 @@ import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
 
 /**
- * Certificates made at test time with the running JDK's {@code keytool}: a test CA, two server keys signed by it
- * for {@code localhost} and {@code 127.0.0.1} (ECDSA P-256 and RSA 2048) and a client key signed by it for client
- * authentication. Made once per JVM (about ten {@code keytool} runs, a few seconds), held in memory; the temporary
+ * Certificates made at test time with the running JDK's {@code keytool}: two self-signed server keys for
+ * {@code localhost} and {@code 127.0.0.1} (ECDSA P-256 and RSA 2048), a test CA, and a client key signed by the CA
+ * for client authentication; {@link #trustStore()} trusts the CA and both server certificates. Made once per JVM
+ * (six {@code keytool} runs, a few seconds), held in memory; the temporary
  * directory keytool worked in is deleted at once. Nothing here is of value outside a test: valid for two days,
  * password {@value #PASSWORD}.
  *
@@ -71,7 +72,7 @@ public final class TestCertificates {
         return instance;
     }
 
-    /** The test CA's certificate (it signed every other one). */
+    /** The test CA's certificate (it signed the client's). */
     public X509Certificate caCertificate() {
         return ca;
     }
@@ -110,12 +111,16 @@ public final class TestCertificates {
         return servers.get(key);
     }
 
-    /** A trust store holding the test CA. */
+    /** A trust store holding the test CA and the two server certificates. */
     public KeyStore trustStore() {
         try {
             KeyStore store = KeyStore.getInstance("PKCS12");
             store.load(null, null);
             store.setCertificateEntry("ca", ca);
+            for (Map.Entry<ServerKey, KeyStore> server : servers.entrySet()) {
+                store.setCertificateEntry("server-" + server.getKey().name(),
+                        server.getValue().getCertificate("server"));
+            }
             return store;
         } catch (GeneralSecurityException | IOException e) {
             throw new IllegalStateException(e);
@@ -149,24 +154,35 @@ public final class TestCertificates {
             keytool.run("-genkeypair", "-alias", "ca", "-keystore", "ca.p12", "-keyalg", "EC", "-groupname",
                     "secp256r1", "-dname", "CN=Fleche Test CA", "-ext", "bc:c", "-validity", "2");
             X509Certificate ca = (X509Certificate) load(dir.resolve("ca.p12")).getCertificate("ca");
-            Path d = dir;
             Map<ServerKey, CompletableFuture<KeyStore>> servers = new EnumMap<>(ServerKey.class);
             for (ServerKey key : ServerKey.values()) {
-                servers.put(key, CompletableFuture.supplyAsync(() -> signed(new Keytool(d), ca,
-                        "server-" + key.name(), "server", "CN=localhost", key.keytoolArgs,
-                        "san=dns:localhost,ip:127.0.0.1")));
+                servers.put(key, CompletableFuture.supplyAsync(() -> selfSigned(keytool, key)));
             }
             KeyStore client = signed(keytool, ca, "client", "client", "CN=Fleche Test Client",
                     ServerKey.EC_P256.keytoolArgs, "eku=clientAuth");
             Map<ServerKey, KeyStore> done = new EnumMap<>(ServerKey.class);
             for (Map.Entry<ServerKey, CompletableFuture<KeyStore>> e : servers.entrySet()) {
-                done.put(e.getKey(), e.getValue().get(60, TimeUnit.SECONDS));
+                done.put(e.getKey(), e.getValue().get(120, TimeUnit.SECONDS));
             }
             return new TestCertificates(ca, done, client);
         } catch (Exception e) {
             throw new IllegalStateException("could not make test certificates with keytool", e);
         } finally {
             deleteTree(dir);
+        }
+    }
+
+    /** A self-signed server key pair for {@code localhost} and {@code 127.0.0.1}, alias {@code server}. */
+    private static KeyStore selfSigned(Keytool keytool, ServerKey key) {
+        try {
+            String store = "server-" + key.name() + ".p12";
+            List<String> generate = new ArrayList<>(List.of("-genkeypair", "-alias", "server", "-keystore", store,
+                    "-dname", "CN=localhost", "-ext", "san=dns:localhost,ip:127.0.0.1", "-validity", "2"));
+            generate.addAll(key.keytoolArgs);
+            keytool.run(generate.toArray(String[]::new));
+            return load(keytool.dir.resolve(store));
+        } catch (GeneralSecurityException | IOException e) {
+            throw new IllegalStateException(e);
         }
     }
 
@@ -251,6 +267,8 @@ public final class TestCertificates {
         void run(String... args) {
             List<String> command = new ArrayList<>();
             command.add(executable);
+            // a short-lived JVM: start fast even on a loaded machine
+            command.addAll(List.of("-J-XX:TieredStopAtLevel=1", "-J-XX:+UseSerialGC", "-J-Xshare:auto"));
             command.addAll(List.of(args));
             command.addAll(List.of("-storepass", PASSWORD, "-storetype", "PKCS12", "-noprompt"));
             try {
