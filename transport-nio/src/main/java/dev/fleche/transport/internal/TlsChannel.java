@@ -335,6 +335,9 @@ final class TlsChannel implements ConnectionChannel {
         if (result.getStatus() == SSLEngineResult.Status.CLOSED && !pending(netOut)) {
             throw new SSLHandshakeException("the engine closed during the handshake");
         }
+        if (result.bytesProduced() == 0 && engine.getHandshakeStatus() == HandshakeStatus.NEED_WRAP) {
+            throw new SSLHandshakeException("the engine asked to wrap and produced nothing");
+        }
     }
 
     /** @return whether a record was unwrapped; {@code false} when the socket has no more bytes for now */
@@ -359,6 +362,7 @@ final class TlsChannel implements ConnectionChannel {
         } finally {
             appIn.flip();
             netIn = releaseIfEmpty(netIn);
+            appIn = releaseIfEmpty(appIn);
         }
         switch (result.getStatus()) {
             case OK:
@@ -517,6 +521,9 @@ final class TlsChannel implements ConnectionChannel {
                         viaAppIn = true;
                         continue;
                     case OK:
+                        if (result.bytesConsumed() == 0 && result.bytesProduced() == 0) {
+                            return total; // the engine waits for something else (a wrap): no spinning here
+                        }
                         total += direct ? result.bytesProduced() : drainAppIn(dst);
                         break;
                     default:
@@ -577,13 +584,12 @@ final class TlsChannel implements ConnectionChannel {
         }
     }
 
-    /** TCP FIN: with or without {@code close_notify} first (many HTTP clients skip it), the reader sees -1. */
+    /**
+     * TCP FIN without {@code close_notify} (many HTTP clients skip it): the reader sees -1 as after a
+     * {@code close_notify}. The engine is not told ({@code closeInbound} would fail it with an alert), so a response
+     * to a client that only half-closed can still be written; HTTP's own framing detects a truncated message.
+     */
     private int endOfStream() {
-        try {
-            engine.closeInbound();
-        } catch (SSLException e) {
-            // FIN without close_notify: a truncation attack matters only to framing HTTP does not rely on here
-        }
         netIn = release(netIn);
         return -1;
     }
