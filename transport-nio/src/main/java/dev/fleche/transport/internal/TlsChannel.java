@@ -55,7 +55,8 @@ import javax.net.ssl.SSLSession;
  *
  * <p><b>Failures.</b> The engine's {@link SSLException} (bad records, failed handshake, ALPN mismatch) leaves
  * {@link #read}/{@link #flush}/{@link #write} after the channel queued the engine's alert and tried once to send it;
- * bytes that are not TLS at all fail at once with an {@link SSLHandshakeException} (no alert). A plain HTTP request
+ * bytes that are not TLS at all fail at once, before the engine parses them, with an {@link SSLHandshakeException}
+ * naming the first byte. A TLS 1.2 renegotiation fails with {@link RenegotiationRefused}. A plain HTTP request
  * is answered with a plaintext {@code 400}: see {@link PlaintextRequestException}. None of these are the server's
  * fault: the connection reports them as a {@code DEBUG} event, without a stack trace.
  */
@@ -154,12 +155,15 @@ final class TlsChannel implements ConnectionChannel {
     public int read(ByteBuffer dst) throws IOException {
         switch (phase) {
             case HANDSHAKE:
+                if (pending(appIn)) {
+                    return drainAppIn(dst); // decrypted before a TLS 1.3 KeyUpdate: deliverable now
+                }
                 if (!handshake()) {
                     return 0;
                 }
                 return phase == Phase.OPEN ? readRecords(dst) : 0;
             case TASK:
-                return 0;
+                return pending(appIn) ? drainAppIn(dst) : 0;
             case OPEN:
             case CLOSING:
             case SHUT:
@@ -191,8 +195,9 @@ final class TlsChannel implements ConnectionChannel {
     public boolean flush() throws IOException {
         switch (phase) {
             case HANDSHAKE:
-                if (flushNet()) {
-                    handshake();
+                if (flushNet() && handshake() && hasBufferedInput()) {
+                    // records that came with the last flight wait in netIn: no readiness will announce them
+                    reactor.execute(this::readyIfOpen);
                 }
                 break;
             case CLOSING:
@@ -444,6 +449,12 @@ final class TlsChannel implements ConnectionChannel {
     private void tasksDone() {
         if (phase == Phase.TASK) {
             phase = Phase.HANDSHAKE;
+            listener.channelReady();
+        }
+    }
+
+    private void readyIfOpen() {
+        if (phase == Phase.OPEN) {
             listener.channelReady();
         }
     }
