@@ -22,6 +22,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * A stand-in reactor for {@link TlsChannel} tests: one thread owning a selector and a listening loopback socket;
  * each accepted socket gets a {@link TlsChannel} and an echo "connection" that writes back every application byte
  * it reads, reading into a buffer of {@code readBytes} (small ones take the channel's buffered-plaintext path).
+ * It reads once per readiness, and again only while {@link TlsChannel#hasBufferedInput()} says so: a channel that
+ * held bytes without saying so would hang a test.
  * What happens to each connection is recorded as futures the test awaits.
  */
 final class TlsChannelDriver implements AutoCloseable {
@@ -217,8 +219,9 @@ final class TlsChannelDriver implements AutoCloseable {
                     echo.compact();
                     echo.put(readBuffer).flip();
                     writeEcho();
-                } else if (!channel.hasBufferedInput()) {
-                    break;
+                }
+                if (!channel.hasBufferedInput()) {
+                    break; // read again on the next readiness only: the channel's contract, as a connection uses it
                 }
             }
             if (channel.tlsInfo() != null) {
