@@ -26,9 +26,12 @@ import java.security.MessageDigest;
 import java.security.Principal;
 import java.security.PrivateKey;
 import java.security.cert.X509Certificate;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -228,6 +231,39 @@ class TlsChannelTest {
             assertEquals(0, (int) driver.onLoopAndWait(server.channel::buffersHeld),
                     "an idle TLS connection holds no record buffer");
             assertTrue(driver.pool.retained() > 0, "the buffers went back to the reactor's pool");
+        }
+    }
+
+    @Test
+    void manyConcurrentHandshakesShareTheTaskPoolAndTheBufferPool() throws Exception {
+        int clients = 32;
+        SSLContext clientContext = certificates.clientContext();
+        ExecutorService clientThreads = Executors.newFixedThreadPool(clients);
+        try (TlsChannelDriver driver = new TlsChannelDriver(options(ServerKey.RSA_2048).build(), 1000, tasks)) {
+            List<CompletableFuture<String>> echoes = new ArrayList<>();
+            for (int i = 0; i < clients; i++) {
+                String text = "client-" + i;
+                String protocol = i % 2 == 0 ? "TLSv1.3" : "TLSv1.2";
+                echoes.add(CompletableFuture.supplyAsync(() -> {
+                    try (SSLSocket client = connect(clientContext, driver.port(), protocol, "http/1.1")) {
+                        return new String(echo(client, text), StandardCharsets.US_ASCII);
+                    } catch (IOException e) {
+                        throw new IllegalStateException(e);
+                    }
+                }, clientThreads));
+            }
+            for (int i = 0; i < clients; i++) {
+                assertEquals("client-" + i, echoes.get(i).get(30, TimeUnit.SECONDS));
+            }
+            for (int i = 0; i < clients; i++) {
+                TlsChannelDriver.Echo server = driver.nextConnection();
+                server.closed.get(WAIT, TimeUnit.SECONDS);
+                assertFalse(server.failure.getNow(null) instanceof SSLException,
+                        () -> "was " + server.failure.join());
+            }
+            assertTrue(driver.pool.retained() <= 8, "the pool keeps at most its bound");
+        } finally {
+            clientThreads.shutdownNow();
         }
     }
 
