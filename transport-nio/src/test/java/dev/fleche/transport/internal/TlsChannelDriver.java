@@ -124,21 +124,33 @@ final class TlsChannelDriver implements AutoCloseable {
         }
     }
 
+    /** Closes every channel on the loop, then stops the loop; fails if it does not stop within 10 s. */
     @Override
-    public void close() throws Exception {
-        onLoopAndWait(() -> {
-            for (SelectionKey key : selector.keys()) {
-                if (key.attachment() instanceof Echo echo) {
-                    echo.channel.close();
+    public void close() throws IOException {
+        try {
+            onLoopAndWait(() -> {
+                for (SelectionKey key : selector.keys()) {
+                    if (key.attachment() instanceof Echo echo) {
+                        echo.channel.close();
+                    }
                 }
-            }
-            return null;
-        });
-        running = false;
-        selector.wakeup();
-        loop.join(10_000);
-        server.close();
-        selector.close();
+                return null;
+            });
+            running = false;
+            selector.wakeup();
+            loop.join(10_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException(e);
+        } catch (Exception e) {
+            throw new IOException(e);
+        } finally {
+            server.close();
+            selector.close();
+        }
+        if (loop.isAlive()) {
+            throw new AssertionError("the driver's loop did not stop within 10 s");
+        }
     }
 
     /** One accepted connection: a TLS channel that echoes, and what happened to it. */

@@ -150,13 +150,19 @@ class TlsChannelTest {
     }
 
     @Test
-    void isHandshakingUntilTheClientHelloArrives() throws Exception {
+    void isHandshakingUntilTheClientHelloArrivesAndAnEndBeforeItFailsTheHandshake() throws Exception {
         try (TlsChannelDriver driver = new TlsChannelDriver(options(ServerKey.EC_P256).build(), 64 * 1024, tasks);
              Socket silent = new Socket(InetAddress.getLoopbackAddress(), driver.port())) {
             TlsChannelDriver.Echo server = driver.nextConnection();
             assertTrue(driver.onLoopAndWait(server.channel::isHandshaking));
             assertNull(driver.onLoopAndWait(server.channel::tlsSession));
-            assertEquals(0, (int) driver.onLoopAndWait(server.channel::buffersHeld));
+            assertEquals(0, (int) driver.onLoopAndWait(server.channel::buffersHeld), "no buffer before bytes");
+            silent.getOutputStream().write(new byte[] {0x16, 0x03, 0x01});
+            silent.shutdownOutput();
+            IOException failure = server.failure.get(WAIT, TimeUnit.SECONDS);
+            assertInstanceOf(SSLHandshakeException.class, failure);
+            assertTrue(failure.getMessage().contains("closed the connection during the handshake"),
+                    failure.getMessage());
         }
     }
 
