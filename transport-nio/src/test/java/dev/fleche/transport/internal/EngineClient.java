@@ -28,6 +28,8 @@ final class EngineClient implements AutoCloseable {
     private ByteBuffer netIn;
     private ByteBuffer netOut;
     private ByteBuffer appIn;
+    /** Bytes read from the socket so far. */
+    private long bytesReceived;
 
     EngineClient(SSLContext context, int port, String protocol) throws IOException {
         engine = context.createSSLEngine("localhost", port);
@@ -92,6 +94,11 @@ final class EngineClient implements AutoCloseable {
 
     SSLEngine engine() {
         return engine;
+    }
+
+    /** Bytes read from the socket so far (after {@link #handshake}: what the server's handshake sent). */
+    long bytesReceived() {
+        return bytesReceived;
     }
 
     void write(byte[] data) throws IOException {
@@ -182,6 +189,7 @@ final class EngineClient implements AutoCloseable {
                     if (n < 0) {
                         throw new EndOfStream();
                     }
+                    bytesReceived += n;
                 }
                 case BUFFER_OVERFLOW -> throw new IOException("application buffer full: read the data first");
                 default -> {
