@@ -375,7 +375,10 @@ final class TlsChannel implements ConnectionChannel {
             case BUFFER_UNDERFLOW:
                 throw new SSLHandshakeException("malformed record: its length says more than the engine accepts");
             case BUFFER_OVERFLOW:
-                appIn = grow(appIn, engine.getSession().getApplicationBufferSize());
+                // the engine's application buffer size grew, or plaintext held leaves too little room
+                if (appIn != null) {
+                    appIn = grow(appIn, appIn.remaining() + engine.getSession().getApplicationBufferSize());
+                }
                 return true;
             case CLOSED:
                 throw new SSLHandshakeException("the peer closed the TLS session during the handshake");
@@ -503,6 +506,9 @@ final class TlsChannel implements ConnectionChannel {
             int total = 0;
             boolean viaAppIn = false;
             while (true) {
+                if (pending(appIn) || !dst.hasRemaining()) {
+                    return total; // the reader takes the plaintext held before more is decrypted
+                }
                 if (!wholeRecordBuffered()) {
                     if (total > 0) {
                         return total;
