@@ -19,8 +19,11 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.Socket;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.ArrayList;
@@ -148,6 +151,16 @@ class TlsChannelTest {
             assertTrue(driver.onLoopAndWait(server.channel::isHandshaking));
             assertNull(driver.onLoopAndWait(server.channel::tlsSession));
             assertEquals(0, (int) driver.onLoopAndWait(server.channel::buffersHeld), "no buffer before bytes");
+            assertEquals(SelectionKey.OP_READ, (int) driver.onLoopAndWait(
+                    () -> server.channel.interestOps(SelectionKey.OP_READ | SelectionKey.OP_WRITE)),
+                    "waiting for the ClientHello: read interest only, whatever the connection wants");
+            assertEquals(0, (int) driver.onLoopAndWait(() -> {
+                try {
+                    return server.channel.write(ByteBuffer.wrap(new byte[] {'x'}));
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }), "no application data before the handshake");
             silent.getOutputStream().write(new byte[] {0x16, 0x03, 0x01});
             silent.shutdownOutput();
             IOException failure = server.failure.get(WAIT, TimeUnit.SECONDS);
