@@ -47,6 +47,7 @@ import java.util.function.LongSupplier;
  *       responses the transport sends by itself</td></tr>
  *   <tr><td>{@code nanoClock}</td><td>{@code System::nanoTime}</td><td>the clock of every timeout and timer
  *       (inject one in tests)</td></tr>
+ *   <tr><td>{@code tls}</td><td>{@code null}: plain HTTP</td><td>serve HTTPS with these {@link TlsOptions}</td></tr>
  * </table>
  */
 public record ServerOptions(
@@ -67,7 +68,8 @@ public record ServerOptions(
         Duration bodyTimeout,
         Duration writeStallTimeout,
         ErrorRenderer errorRenderer,
-        LongSupplier nanoClock) {
+        LongSupplier nanoClock,
+        TlsOptions tls) {
 
     /** Validates every setting; use {@link #builder()} rather than this constructor. */
     public ServerOptions {
@@ -142,6 +144,7 @@ public record ServerOptions(
         private Duration writeStallTimeout = Duration.ofSeconds(30);
         private ErrorRenderer errorRenderer = ErrorRenderer.PLAIN_TEXT;
         private LongSupplier nanoClock = System::nanoTime;
+        private TlsOptions tls;
 
         private Builder() {
         }
@@ -165,6 +168,7 @@ public record ServerOptions(
             writeStallTimeout = o.writeStallTimeout;
             errorRenderer = o.errorRenderer;
             nanoClock = o.nanoClock;
+            tls = o.tls;
         }
 
         public Builder address(InetSocketAddress value) { address = value; return this; }
@@ -189,13 +193,15 @@ public record ServerOptions(
         public Builder writeStallTimeout(Duration value) { writeStallTimeout = value; return this; }
         public Builder errorRenderer(ErrorRenderer value) { errorRenderer = value; return this; }
         public Builder nanoClock(LongSupplier value) { nanoClock = value; return this; }
+        /** Serves HTTPS with {@code value}; {@code null} (the default) serves plain HTTP. */
+        public Builder tls(TlsOptions value) { tls = value; return this; }
 
         /** Validates and returns the options; throws {@link IllegalArgumentException} naming a bad setting. */
         public ServerOptions build() {
             return new ServerOptions(address, reactors, backlog, maxConnections, maxRequestLineBytes,
                     maxHeaderBytes, maxHeaderCount, maxBodyBytes, bodyAggregationBytes, maxDiscardBytes,
                     inboundWindowBytes, outboundHighWaterBytes, idleTimeout, headerTimeout, bodyTimeout,
-                    writeStallTimeout, errorRenderer, nanoClock);
+                    writeStallTimeout, errorRenderer, nanoClock, tls);
         }
     }
 }
