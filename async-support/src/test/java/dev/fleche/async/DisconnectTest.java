@@ -123,7 +123,7 @@ class DisconnectTest {
         client.get("/gone/suspended");
         AsyncResponse response = seen.suspended.get(10, TimeUnit.SECONDS);
         assertTrue(response.isSuspended());
-        assertEquals(1, server.container().armedTimers());
+        Await.until("the suspend timer is armed", () -> server.container().armedTimers() == 1);
         assertFalse(seen.disconnected.await(0, TimeUnit.SECONDS));
 
         long left = System.nanoTime();

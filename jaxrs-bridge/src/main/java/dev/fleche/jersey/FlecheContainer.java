@@ -1,6 +1,14 @@
 package dev.fleche.jersey;
 
-import dev.fleche.jersey.internal.JerseyBridge;
+import dev.fleche.jersey.internal.BadRequest;
+import dev.fleche.jersey.internal.Deployment;
+import dev.fleche.jersey.internal.ResponseWriter;
+import dev.fleche.jersey.internal.Responses;
+import dev.fleche.jersey.internal.Workers;
+import dev.fleche.transport.HttpExchange;
+import dev.fleche.transport.HttpFields;
+import dev.fleche.transport.HttpHandler;
+import dev.fleche.transport.HttpServer;
 import jakarta.ws.rs.core.Application;
 import org.glassfish.jersey.server.ApplicationHandler;
 import org.glassfish.jersey.server.ResourceConfig;
@@ -9,23 +17,41 @@ import org.glassfish.jersey.server.spi.Container;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * The Jersey {@link Container} of Fleche: hosts one application and serves it through a
- * {@link FlecheHttpServer}. Create one with {@link FlecheHttpServerFactory}, with {@code SeBootstrap}, or with
+ * The Jersey {@link Container} of Fleche: hosts one application and serves the transport's exchanges with it —
+ * Jersey's {@code XContainer} shape, with its {@link ResponseWriter} beside it. Create one with
+ * {@link FlecheHttpServerFactory}, with {@code SeBootstrap}, or with
  * {@code ContainerFactory.createContainer(FlecheContainer.class, application)} and then
  * {@link FlecheHttpServerFactory#createServer(java.net.URI, FlecheContainer, dev.fleche.transport.ServerOptions,
  * boolean)}.
  *
+ * <p>Serving: {@code handle} runs on a reactor thread and never blocks. It checks the base path (else
+ * {@code 404}), then either runs Jersey right there — only for a {@link NonBlocking @NonBlocking} route whose body
+ * is fully received — or hands the exchange to the workers ({@code 503} with {@code Retry-After} when they are
+ * saturated). The Jersey request is built on the thread that runs it.
+ *
+ * <pre>
+ *  reactor: handle ─▶ under base path? ─no─▶ 404
+ *                        │yes
+ *                        ├─ @NonBlocking route and body received ─▶ serve (here)
+ *                        └─ workers.tryExecute(serve) ─rejected─▶ 503 + Retry-After
+ *  serve: ContainerRequest ─▶ ApplicationHandler.handle ─▶ committed | suspended | left open (500 / abort)
+ * </pre>
+ *
  * <p>Lifecycle: {@code ContainerLifecycleListener.onStartup} runs when the server starts listening,
  * {@code onShutdown} when it stops; {@link #reload(ResourceConfig)} calls {@code onShutdown} on the old
  * application and {@code onReload} then {@code onStartup} on the new one (the latter two only while running).
- * Requests in flight during a reload finish on the application they started on.
+ * Requests in flight during a reload finish on the application (the {@link Deployment}) they started on.
  *
  * <p>Threading: see the module README; in short, Jersey runs on virtual threads (Java 21+) or a bounded pool,
  * never on the transport's reactor threads unless a method is {@link NonBlocking @NonBlocking}.
  */
 public final class FlecheContainer implements Container {
-    private final JerseyBridge bridge;
+    private final Workers workers;
     private final AtomicBoolean attached = new AtomicBoolean();
+    private volatile String rootPath = "/";
+    /** The application as deployed now; replaced whole on reload. */
+    private volatile Deployment deployment;
+    private volatile HttpServer transport;
     private volatile boolean running;
 
     FlecheContainer(Application application) {
@@ -37,17 +63,18 @@ public final class FlecheContainer implements Container {
     }
 
     private FlecheContainer(ApplicationHandler handler) {
-        this.bridge = new JerseyBridge(handler);
+        this.deployment = Deployment.of(handler, rootPath);
+        this.workers = Workers.from(handler.getConfiguration().getProperties());
     }
 
     @Override
     public ResourceConfig getConfiguration() {
-        return bridge.handler().getConfiguration();
+        return deployment.handler().getConfiguration();
     }
 
     @Override
     public ApplicationHandler getApplicationHandler() {
-        return bridge.handler();
+        return deployment.handler();
     }
 
     @Override
@@ -58,8 +85,8 @@ public final class FlecheContainer implements Container {
     @Override
     public void reload(ResourceConfig configuration) {
         ApplicationHandler next = new ApplicationHandler(configuration);
-        ApplicationHandler previous = bridge.handler();
-        bridge.replace(next);
+        ApplicationHandler previous = deployment.handler();
+        deployment = Deployment.of(next, rootPath);
         if (running) {
             previous.onShutdown(this);
             next.onReload(this);
@@ -74,45 +101,90 @@ public final class FlecheContainer implements Container {
         return running;
     }
 
-    @Override
-    public String toString() {
-        return "FlecheContainer[base=" + bridge.basePath() + ", workers=" + bridge.describeWorkers() + "]";
-    }
-
-    // ---- used by FlecheHttpServer
-
-    JerseyBridge bridge() {
-        return bridge;
-    }
-
-    /** Claims the container for one server; a container serves at most one. */
-    void attach(String rootPath) {
-        if (!attached.compareAndSet(false, true)) {
-            throw new IllegalStateException("this container is already served by a FlecheHttpServer");
-        }
-        bridge.rootPath(rootPath);
-    }
-
-    void started() {
-        running = true;
-        bridge.handler().onStartup(this);
-    }
-
-    void stopped() {
-        running = false;
-        try {
-            bridge.handler().onShutdown(this);
-        } finally {
-            bridge.shutdown();
-        }
-    }
-
     /**
-     * Timers the container armed for requests (suspend timeouts, {@link ClientConnection#schedule}) that have
-     * neither run nor been cancelled. Every one is cancelled when its response completes, so this returns to 0
-     * once no request is suspended; tests use it to prove that none leak.
+     * Timers armed for this container's requests (suspend timeouts, {@link ClientConnection#schedule}, SSE
+     * heartbeats) that have neither run nor been cancelled, as its transport counts them. Every one is cancelled
+     * when its response completes, so this returns to 0 once no request is suspended; tests use it to prove that
+     * none leak.
      */
     public int armedTimers() {
-        return bridge.armedTimers();
+        HttpServer server = transport;
+        return server == null ? 0 : server.scheduledTasks();
+    }
+
+    @Override
+    public String toString() {
+        return "FlecheContainer[base=" + basePath() + ", workers=" + workers.describe() + "]";
+    }
+
+    // ---------------------------------------------------------------- serving (reactor entry point)
+
+    /** The transport's handler: see the class description. Runs on a reactor thread; never blocks. */
+    void handle(HttpExchange exchange) {
+        Deployment current = deployment;
+        String path = current.canonicalPath(exchange.path());
+        if (path == null) {
+            Responses.text(exchange, 404, new HttpFields(1), "not found");
+            return;
+        }
+        if (current.runsOnReactor(exchange, path)) {
+            serve(current, exchange, path, true);
+            return;
+        }
+        if (!workers.tryExecute(() -> serve(current, exchange, path, false))) {
+            Responses.busy(exchange, current.settings().retryAfterSeconds());
+        }
+    }
+
+    private void serve(Deployment current, HttpExchange exchange, String path, boolean nonBlocking) {
+        ResponseWriter writer = new ResponseWriter(exchange, current, workers, nonBlocking);
+        Throwable escaped = null;
+        try {
+            current.handler().handle(current.request(exchange, path, writer));
+        } catch (BadRequest e) {
+            writer.answer(400, new HttpFields(1), "bad request: " + e.getMessage());
+        } catch (Throwable t) {
+            escaped = t;
+        }
+        writer.afterHandle(escaped);
+    }
+
+    // ---------------------------------------------------------------- mounting on a transport
+
+    /**
+     * Mounts this container on {@code server} under {@code rootPath} and returns the handler that serves it; a
+     * container is mounted once. {@link FlecheHttpServer} does this for its own transport; call it yourself to
+     * serve several containers on one {@link HttpServer} (dispatching by path in your handler), then
+     * {@link #serverStarted()} and {@link #serverStopped()} as that server starts and stops.
+     */
+    public HttpHandler mount(HttpServer server, String rootPath) {
+        if (!attached.compareAndSet(false, true)) {
+            throw new IllegalStateException("this container is already mounted on a server");
+        }
+        transport = server;
+        this.rootPath = rootPath;
+        deployment = Deployment.of(deployment.handler(), rootPath);
+        return this::handle;
+    }
+
+    /** Root path + application path, starting and ending with {@code /}. */
+    public String basePath() {
+        return deployment.basePath();
+    }
+
+    /** The server this container is mounted on started listening: the application's {@code onStartup}. */
+    public void serverStarted() {
+        running = true;
+        deployment.handler().onStartup(this);
+    }
+
+    /** That server stopped: the application's {@code onShutdown}, then the container's worker threads end. */
+    public void serverStopped() {
+        running = false;
+        try {
+            deployment.handler().onShutdown(this);
+        } finally {
+            workers.shutdown();
+        }
     }
 }

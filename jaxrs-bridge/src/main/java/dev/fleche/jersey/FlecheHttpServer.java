@@ -22,10 +22,10 @@ public final class FlecheHttpServer implements AutoCloseable {
     private boolean stopped;
 
     FlecheHttpServer(FlecheContainer container, ServerOptions options, String host, String rootPath) {
-        container.attach(rootPath);
         this.container = container;
         this.host = host;
-        this.transport = HttpServer.create(options, container.bridge()::handle);
+        this.transport = HttpServer.create(options, container::handle);
+        container.mount(transport, rootPath);
     }
 
     /** Binds the listening socket and starts serving; returns {@code this}. */
@@ -37,7 +37,7 @@ public final class FlecheHttpServer implements AutoCloseable {
             }
             transport.start();
             started = true;
-            container.started();
+            container.serverStarted();
             return this;
         } finally {
             lock.unlock();
@@ -59,7 +59,7 @@ public final class FlecheHttpServer implements AutoCloseable {
             try {
                 return transport.stop(grace);
             } finally {
-                container.stopped();
+                container.serverStopped();
             }
         } finally {
             lock.unlock();
@@ -83,7 +83,7 @@ public final class FlecheHttpServer implements AutoCloseable {
 
     /** The application's base URI: the server's host, the bound port, the root and application paths. */
     public URI baseUri() {
-        return URI.create("http://" + host + ":" + port() + container.bridge().basePath());
+        return URI.create("http://" + host + ":" + port() + container.basePath());
     }
 
     /** The container. */

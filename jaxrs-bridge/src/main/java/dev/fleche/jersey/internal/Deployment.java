@@ -1,10 +1,15 @@
 package dev.fleche.jersey.internal;
 
+import dev.fleche.transport.HttpExchange;
+import dev.fleche.transport.HttpFields;
+import jakarta.ws.rs.core.MultivaluedMap;
 import org.glassfish.jersey.server.ApplicationHandler;
+import org.glassfish.jersey.server.ContainerRequest;
 import org.glassfish.jersey.server.ResourceConfig;
 import org.glassfish.jersey.uri.UriComponent;
 
-import java.util.concurrent.atomic.AtomicInteger;
+import java.net.URI;
+
 
 /**
  * One application as deployed at one base path: replaced whole on reload, so that a request uses one
@@ -16,17 +21,47 @@ import java.util.concurrent.atomic.AtomicInteger;
  * @param routes      where {@code @NonBlocking} applies
  * @param baseUris    base URIs per host
  * @param headerText  response header values as text, for this application
- * @param armedTimers suspend timers armed and not yet expired or cancelled (shared across deployments)
  */
-record Deployment(ApplicationHandler handler, String basePath, Settings settings, NonBlockingRoutes routes,
-                  BaseUris baseUris, HeaderText headerText, AtomicInteger armedTimers) {
+public record Deployment(ApplicationHandler handler, String basePath, Settings settings, NonBlockingRoutes routes,
+                         BaseUris baseUris, HeaderText headerText) {
 
-    static Deployment of(ApplicationHandler handler, String rootPath, AtomicInteger armedTimers) {
+    /** {@code handler}'s application deployed under {@code rootPath}. */
+    public static Deployment of(ApplicationHandler handler, String rootPath) {
         ResourceConfig config = handler.getConfiguration();
         String basePath = basePath(rootPath, rawApplicationPath(config.getApplicationPath()));
         Settings settings = Settings.from(config.getProperties());
         return new Deployment(handler, basePath, settings, NonBlockingRoutes.of(config),
-                new BaseUris(basePath, settings.trustForwarded()), new HeaderText(config), armedTimers);
+                new BaseUris(basePath, settings.trustForwarded()), new HeaderText(config));
+    }
+
+    /**
+     * Whether {@code exchange} may be served on the reactor thread: a {@code @NonBlocking} route whose body is
+     * already received ({@code path} as {@link #canonicalPath} returned it).
+     */
+    public boolean runsOnReactor(HttpExchange exchange, String path) {
+        return !routes.isEmpty() && exchange.isBodyReceived() && routes.allows(exchange.method(), routedPath(path));
+    }
+
+    /**
+     * Jersey's request for {@code exchange} ({@code path} as {@link #canonicalPath} returned it), answered through
+     * {@code writer}: base and request URIs from the {@code Host} (or trusted forwarded) header, the headers, the
+     * body stream, the request properties.
+     */
+    public ContainerRequest request(HttpExchange exchange, String path, ResponseWriter writer) throws BadRequest {
+        BaseUris.Base base = baseUris.base(exchange);
+        URI requestUri = baseUris.requestUri(base, path, exchange.query());
+        boolean secure = "https".equals(base.uri().getScheme());
+        ContainerRequest request = new ContainerRequest(base.uri(), requestUri, exchange.method(),
+                secure ? ExchangeSecurityContext.SECURE : ExchangeSecurityContext.PLAIN,
+                new ExchangeProperties(exchange, writer), handler.getConfiguration());
+        request.setEntityStream(exchange.requestBody());
+        HttpFields fields = exchange.headers();
+        MultivaluedMap<String, String> headers = request.getHeaders();
+        for (int i = 0, n = fields.size(); i < n; i++) {
+            headers.add(fields.name(i), fields.value(i));
+        }
+        request.setWriter(writer);
+        return request;
     }
 
     /** {@code /root/app/}: the two joined, repeated slashes collapsed, starting and ending with {@code /}. */
@@ -60,7 +95,7 @@ record Deployment(ApplicationHandler handler, String basePath, Settings settings
      * when its first segments differ from the base path's only by percent-encoding ({@code !} against
      * {@code %21}); null when the request is not under the base path.
      */
-    String canonicalPath(String rawPath) {
+    public String canonicalPath(String rawPath) {
         if (rawPath.startsWith(basePath)) {
             return rawPath;
         }
@@ -95,7 +130,7 @@ record Deployment(ApplicationHandler handler, String basePath, Settings settings
      * The path Jersey routes for {@code rawPath}: {@code /} + what follows the base path; null when the request
      * is not under the base path.
      */
-    String routedPath(String rawPath) {
+    public String routedPath(String rawPath) {
         if (rawPath.startsWith(basePath)) {
             return rawPath.substring(basePath.length() - 1);
         }

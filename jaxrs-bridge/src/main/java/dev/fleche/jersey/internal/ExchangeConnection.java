@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -24,16 +23,14 @@ final class ExchangeConnection implements ClientConnection {
 
     private final HttpExchange exchange;
     private final Workers workers;
-    private final AtomicInteger armedTimers;
     private final ReentrantLock lock = new ReentrantLock();
     /** Timers armed and not yet run or cancelled; null until the first. Guarded by {@link #lock}. */
     private Set<Tracked> timers;
     private boolean ended;
 
-    ExchangeConnection(HttpExchange exchange, Workers workers, AtomicInteger armedTimers) {
+    ExchangeConnection(HttpExchange exchange, Workers workers) {
         this.exchange = exchange;
         this.workers = workers;
-        this.armedTimers = armedTimers;
     }
 
     @Override
@@ -68,7 +65,6 @@ final class ExchangeConnection implements ClientConnection {
         } finally {
             lock.unlock();
         }
-        armedTimers.incrementAndGet();
         Timeout handle = exchange.schedule(tracked, delay, unit);
         tracked.handle = handle;
         if (tracked.state != Tracked.PENDING) {
@@ -113,7 +109,6 @@ final class ExchangeConnection implements ClientConnection {
         } finally {
             lock.unlock();
         }
-        armedTimers.decrementAndGet();
     }
 
     /** One timer: runs or is cancelled exactly once, and is forgotten either way. */

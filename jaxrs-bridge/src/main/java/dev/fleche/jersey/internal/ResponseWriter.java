@@ -46,7 +46,7 @@ import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
  * Jersey's other containers: that send's stage completes exceptionally, whereas a send on a sink the container had
  * closed would throw {@code IllegalStateException} (the Jakarta REST contract of a closed sink) at the application.
  */
-final class ResponseWriter implements ContainerResponseWriter {
+public final class ResponseWriter implements ContainerResponseWriter {
     static final int BUFFERED_LIMIT = 64 * 1024;
     private static final System.Logger LOG = System.getLogger(ResponseWriter.class.getName());
     private static final AtomicIntegerFieldUpdater<ResponseWriter> DONE =
@@ -80,7 +80,8 @@ final class ResponseWriter implements ContainerResponseWriter {
     private volatile ChunkedOutput<?> chunked;
     private int disconnectRetries; // reactor thread only
 
-    ResponseWriter(HttpExchange exchange, Deployment deployment, Workers workers, boolean nonBlocking) {
+    /** The writer of {@code exchange}'s response; {@code nonBlocking} when it runs on the reactor. */
+    public ResponseWriter(HttpExchange exchange, Deployment deployment, Workers workers, boolean nonBlocking) {
         this.exchange = exchange;
         this.settings = deployment.settings();
         this.workers = workers;
@@ -161,7 +162,7 @@ final class ResponseWriter implements ContainerResponseWriter {
     public boolean suspend(long timeOut, TimeUnit timeUnit, TimeoutHandler timeoutHandler) {
         SuspendTimer suspendTimer = timer;
         if (suspendTimer == null) {
-            SuspendTimer created = new SuspendTimer(exchange, deployment.armedTimers(), this::expired);
+            SuspendTimer created = new SuspendTimer(exchange, this::expired);
             suspendTimer = TIMER.compareAndSet(this, null, created) ? created : timer;
         }
         boolean suspended = suspendTimer.suspend(timeOut, timeUnit, timeoutHandler);
@@ -225,7 +226,7 @@ final class ResponseWriter implements ContainerResponseWriter {
     }
 
     /** After {@code ApplicationHandler.handle} returned or threw: completes a response Jersey left open. */
-    void afterHandle(Throwable escaped) {
+    public void afterHandle(Throwable escaped) {
         if (escaped != null) {
             // after failure() the error was Jersey's to log (it did); otherwise it is news
             LOG.log(done != 0 ? System.Logger.Level.DEBUG : System.Logger.Level.WARNING,
@@ -238,7 +239,7 @@ final class ResponseWriter implements ContainerResponseWriter {
     }
 
     /** Answers {@code status} at once, unless the response is already complete. */
-    void answer(int status, HttpFields fields, String message) {
+    public void answer(int status, HttpFields fields, String message) {
         if (finish()) {
             Responses.text(exchange, status, fields, message);
         }
@@ -248,7 +249,7 @@ final class ResponseWriter implements ContainerResponseWriter {
     ClientConnection connection() {
         ExchangeConnection current = connection;
         if (current == null) {
-            ExchangeConnection created = new ExchangeConnection(exchange, workers, deployment.armedTimers());
+            ExchangeConnection created = new ExchangeConnection(exchange, workers);
             current = CONNECTION.compareAndSet(this, null, created) ? created : connection;
             if (done != 0) {
                 current.end(); // completed meanwhile: arm nothing

@@ -6,12 +6,12 @@ import dev.fleche.transport.HttpFields;
 import java.nio.charset.StandardCharsets;
 
 /** The few answers the container gives without Jersey: short {@code text/plain} bodies, sent in one piece. */
-final class Responses {
+public final class Responses {
     private Responses() {
     }
 
     /** Answers {@code status} with {@code message}; a no-op when the exchange was already answered. */
-    static void text(HttpExchange exchange, int status, HttpFields fields, String message) {
+    public static void text(HttpExchange exchange, int status, HttpFields fields, String message) {
         fields.set("Content-Type", "text/plain; charset=utf-8");
         try {
             exchange.respond(status, fields, (message + "\n").getBytes(StandardCharsets.UTF_8));
@@ -21,7 +21,7 @@ final class Responses {
     }
 
     /** {@code 503} with {@code Retry-After}: the workers are saturated. */
-    static void busy(HttpExchange exchange, int retryAfterSeconds) {
+    public static void busy(HttpExchange exchange, int retryAfterSeconds) {
         HttpFields fields = new HttpFields(2).add("Retry-After", Integer.toString(retryAfterSeconds));
         text(exchange, 503, fields, "server busy, retry later");
     }

@@ -5,7 +5,6 @@ import dev.fleche.transport.Timeout;
 import org.glassfish.jersey.server.spi.ContainerResponseWriter.TimeoutHandler;
 
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
@@ -23,7 +22,6 @@ import java.util.function.Consumer;
  */
 final class SuspendTimer {
     private final HttpExchange exchange;
-    private final AtomicInteger armedTimers;
     private final Consumer<TimeoutHandler> onExpired;
     private final ReentrantLock lock = new ReentrantLock();
     private volatile boolean suspended;
@@ -33,12 +31,10 @@ final class SuspendTimer {
     private long generation;
 
     /**
-     * @param armedTimers counts timers armed and neither expired nor cancelled (shared by a container)
      * @param onExpired   called on the reactor thread with the handler (possibly null) when the timeout expires
      */
-    SuspendTimer(HttpExchange exchange, AtomicInteger armedTimers, Consumer<TimeoutHandler> onExpired) {
+    SuspendTimer(HttpExchange exchange, Consumer<TimeoutHandler> onExpired) {
         this.exchange = exchange;
-        this.armedTimers = armedTimers;
         this.onExpired = onExpired;
     }
 
@@ -107,14 +103,12 @@ final class SuspendTimer {
         }
         long armed = ++generation;
         timeout = exchange.schedule(() -> expire(armed), time, unit);
-        armedTimers.incrementAndGet();
     }
 
     private void cancel() {
         if (timeout != null) {
             timeout.cancel();
             timeout = null;
-            armedTimers.decrementAndGet();
         }
     }
 
@@ -126,7 +120,6 @@ final class SuspendTimer {
                 return;
             }
             timeout = null;
-            armedTimers.decrementAndGet();
             current = handler;
         } finally {
             lock.unlock();

@@ -7,7 +7,6 @@ import org.glassfish.jersey.server.ApplicationHandler;
 import org.glassfish.jersey.server.ResourceConfig;
 import org.junit.jupiter.api.Test;
 
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Base paths with percent-encoded characters (TCK {@code applicationPathAnnotationEncodedTest}): an
@@ -22,7 +21,7 @@ class DeploymentPathTest {
 
     private static Deployment deployment(String rootPath) {
         ResourceConfig config = ResourceConfig.forApplicationClass(EncodedApplication.class);
-        return Deployment.of(new ApplicationHandler(config), rootPath, new AtomicInteger());
+        return Deployment.of(new ApplicationHandler(config), rootPath);
     }
 
     @Test

@@ -19,6 +19,7 @@ final class FakeExchange implements HttpExchange {
         final Runnable task;
         final long nanos;
         boolean cancelled;
+        boolean fired;
 
         FakeTimeout(Runnable task, long nanos) {
             this.task = task;
@@ -34,6 +35,7 @@ final class FakeExchange implements HttpExchange {
 
         void fire() {
             if (!cancelled) {
+                fired = true;
                 task.run();
             }
         }
@@ -111,6 +113,11 @@ final class FakeExchange implements HttpExchange {
     @Override public void abort() { aborted = true; }
     @Override public boolean isOpen() { return !aborted; }
     @Override public void onDisconnect(Runnable callback) { }
+
+    /** Timers scheduled and neither fired nor cancelled. */
+    int armedTimers() {
+        return (int) timers.stream().filter(t -> !t.cancelled && !t.fired).count();
+    }
 
     @Override
     public Timeout schedule(Runnable task, long delay, TimeUnit unit) {

@@ -17,7 +17,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -28,7 +27,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** The response writer against a recording exchange: hand-offs, failures, suspend and its timer. */
 class ResponseWriterTest {
     private final FakeExchange exchange = new FakeExchange();
-    private final AtomicInteger armed = new AtomicInteger();
     private final List<Runnable> workerTasks = new ArrayList<>();
     private boolean saturated;
 
@@ -55,7 +53,7 @@ class ResponseWriterTest {
     private ResponseWriter writer(boolean setStatusOverSendError, boolean nonBlocking) {
         Settings settings = new Settings(false, 3, 16, setStatusOverSendError);
         Deployment deployment = new Deployment(null, "/", settings, NonBlockingRoutes.NONE,
-                new BaseUris("/", false), new HeaderText(null), armed);
+                new BaseUris("/", false), new HeaderText(null));
         return new ResponseWriter(exchange, deployment, workers, nonBlocking);
     }
 
@@ -101,7 +99,7 @@ class ResponseWriterTest {
 
         FakeExchange other = new FakeExchange();
         ResponseWriter big = new ResponseWriter(other, new Deployment(null, "/", Settings.from(Map.of()),
-                NonBlockingRoutes.NONE, new BaseUris("/", false), new HeaderText(null), armed), workers, false);
+                NonBlockingRoutes.NONE, new BaseUris("/", false), new HeaderText(null)), workers, false);
         big.writeResponseStatusAndHeaders(ResponseWriter.BUFFERED_LIMIT + 1, response(Response.ok().build()));
         assertEquals(ResponseWriter.BUFFERED_LIMIT + 1, other.streamedLength);
     }
@@ -176,12 +174,12 @@ class ResponseWriterTest {
     void commitCancelsTheTimer() {
         ResponseWriter writer = writer();
         writer.suspend(10, TimeUnit.SECONDS, w -> { });
-        assertEquals(1, armed.get());
+        assertEquals(1, exchange.armedTimers());
         assertEquals(TimeUnit.SECONDS.toNanos(10), exchange.timers.get(0).nanos);
         writer.writeResponseStatusAndHeaders(0, response(Response.ok().build()));
         writer.commit();
         assertTrue(exchange.timers.get(0).cancelled);
-        assertEquals(0, armed.get());
+        assertEquals(0, exchange.armedTimers());
     }
 
     @Test
@@ -190,7 +188,7 @@ class ResponseWriterTest {
         writer.suspend(10, TimeUnit.SECONDS, w -> { });
         assertThrows(IllegalStateException.class, () -> writer.failure(new IllegalStateException()));
         assertTrue(exchange.timers.get(0).cancelled);
-        assertEquals(0, armed.get());
+        assertEquals(0, exchange.armedTimers());
     }
 
     @Test
@@ -203,7 +201,7 @@ class ResponseWriterTest {
         assertEquals(1, workerTasks.size());
         workerTasks.get(0).run();
         assertEquals(List.of(writer), called);
-        assertEquals(0, armed.get());
+        assertEquals(0, exchange.armedTimers());
     }
 
     @Test
@@ -223,14 +221,14 @@ class ResponseWriterTest {
         writer.suspend(60, TimeUnit.SECONDS, called::add);
         writer.setSuspendTimeout(5, TimeUnit.MILLISECONDS);
         assertTrue(exchange.timers.get(0).cancelled);
-        assertEquals(1, armed.get());
+        assertEquals(1, exchange.armedTimers());
         exchange.timers.get(0).task.run(); // an expiry that raced with the re-arm
         assertTrue(workerTasks.isEmpty());
         exchange.timers.get(1).fire();
         workerTasks.get(0).run();
         assertEquals(1, called.size());
         writer.setSuspendTimeout(0, TimeUnit.SECONDS);
-        assertEquals(0, armed.get());
+        assertEquals(0, exchange.armedTimers());
     }
 
     @Test
