@@ -21,12 +21,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import java.util.concurrent.TimeUnit;
 
 /** ContainerFactory / RuntimeDelegate creation, serving such a container, lifecycle events and reload. */
 class ContainerFactoryTest {
     static final List<String> EVENTS = new CopyOnWriteArrayList<>();
 
-    private final Client client = ClientBuilder.newClient();
+    private final Client client = ClientBuilder.newBuilder().connectTimeout(10, TimeUnit.SECONDS).readTimeout(30, TimeUnit.SECONDS).build();
     private FlecheHttpServer server;
 
     @Path("v")

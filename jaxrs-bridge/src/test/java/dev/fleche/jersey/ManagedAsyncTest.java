@@ -18,6 +18,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Jersey's managed asynchronous executor ({@code @ManagedAsync}, {@code SseBroadcaster} sends): virtual threads when
@@ -26,7 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class ManagedAsyncTest {
     private FlecheHttpServer server;
-    private final Client client = ClientBuilder.newClient();
+    private final Client client = ClientBuilder.newBuilder().connectTimeout(10, TimeUnit.SECONDS).readTimeout(30, TimeUnit.SECONDS).build();
 
     @Path("managed")
     public static class Resource {

@@ -21,6 +21,7 @@ import java.util.Date;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import java.time.Duration;
 
 /**
  * Response header values of every kind reach the wire as Jersey's own conversion writes them: strings as they are,
@@ -77,8 +78,8 @@ class ResponseHeadersTest extends FlecheJerseyTest {
     }
 
     private HttpResponse<String> get(String path) throws Exception {
-        HttpClient client = HttpClient.newHttpClient();
-        return client.send(HttpRequest.newBuilder(getBaseUri().resolve(path)).build(),
+        HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+        return client.send(HttpRequest.newBuilder(getBaseUri().resolve(path)).timeout(Duration.ofSeconds(30)).build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 

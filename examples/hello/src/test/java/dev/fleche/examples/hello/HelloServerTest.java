@@ -17,7 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** Starts the example on a free port and calls each endpoint with the JDK HTTP client. */
 class HelloServerTest {
     private static FlecheHttpServer server;
-    private static final HttpClient CLIENT = HttpClient.newHttpClient();
+    private static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
 
     @BeforeAll
     static void start() {
@@ -34,7 +34,7 @@ class HelloServerTest {
     }
 
     private static HttpRequest.Builder request(String path) {
-        return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path));
+        return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path)).timeout(Duration.ofSeconds(30));
     }
 
     @Test

@@ -25,7 +25,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 /** The chat over HTTP with the JDK client: waiting, fan-out on post, timeout, validation, and the main class. */
 class ChatServerTest {
-    private static final HttpClient CLIENT = HttpClient.newHttpClient();
+    private static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
     private static final LongPollTopic<String, List<Message>> ROOMS =
             LongPollTopic.<String, List<Message>>builder().timeout(Duration.ofSeconds(2)).build();
     private static FlecheHttpServer server;
@@ -42,7 +42,7 @@ class ChatServerTest {
     }
 
     private static HttpRequest.Builder request(String path) {
-        return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path));
+        return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path)).timeout(Duration.ofSeconds(30));
     }
 
     private static CompletableFuture<HttpResponse<String>> poll(String room, long after) {
@@ -116,8 +116,8 @@ class ChatServerTest {
         try (MainProcess main = MainProcess.start(ChatServer.class, "0")) {
             URI room = URI.create("http://127.0.0.1:" + main.port() + "/rooms/main/messages");
             CompletableFuture<HttpResponse<String>> waiting = CLIENT.sendAsync(
-                    HttpRequest.newBuilder(URI.create(room + "?after=0")).build(), HttpResponse.BodyHandlers.ofString());
-            HttpResponse<String> posted = CLIENT.send(HttpRequest.newBuilder(room)
+                    HttpRequest.newBuilder(URI.create(room + "?after=0")).timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> posted = CLIENT.send(HttpRequest.newBuilder(room).timeout(Duration.ofSeconds(30))
                     .header("Content-Type", "text/plain").POST(HttpRequest.BodyPublishers.ofString("hi")).build(),
                     HttpResponse.BodyHandlers.ofString());
             assertEquals(201, posted.statusCode());

@@ -21,7 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The ticker over HTTP with the JDK client: ticks with ids, heartbeats between them, Last-Event-ID, main. */
 class TickerServerTest {
-    private static final HttpClient CLIENT = HttpClient.newHttpClient();
+    private static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
     private static FlecheHttpServer server;
 
     @BeforeAll
@@ -40,7 +40,7 @@ class TickerServerTest {
         private final Iterator<String> iterator;
 
         Events(int port, String lastEventId) throws Exception {
-            HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/ticks"))
+            HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/ticks")).timeout(Duration.ofSeconds(30))
                     .header("Accept", "text/event-stream");
             if (lastEventId != null) {
                 request.header("Last-Event-ID", lastEventId);
