@@ -130,6 +130,17 @@ class TickerServerTest {
     }
 
     @Test
+    void aLastEventIdThatIsNoTickIs400() throws Exception {
+        HttpResponse<String> response = CLIENT.send(HttpRequest.newBuilder(
+                        URI.create("http://127.0.0.1:" + server.port() + "/ticks")).timeout(Duration.ofSeconds(30))
+                .header("Accept", "text/event-stream").header("Last-Event-ID", "3<script>").build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(400, response.statusCode());
+        assertEquals("text/plain;charset=utf-8", response.headers().firstValue("Content-Type").orElse(""));
+        assertEquals("Last-Event-ID must be the id of a tick (a number), as sent in this stream.\n", response.body());
+    }
+
+    @Test
     void lastEventIdOnReconnect() throws Exception {
         try (Events events = new Events(server.port(), "3")) {
             List<String> first = events.next();
