@@ -25,7 +25,7 @@ import java.nio.charset.StandardCharsets;
  */
 class ChunkedDecoderFuzzTest {
 
-    @FuzzTest(maxDuration = "60s")
+    @FuzzTest(maxDuration = "50s")
     void bodyInPieces(byte[] raw) {
         FuzzInput input = FuzzInput.of(raw);
         int line = input.limit(0);

@@ -23,7 +23,7 @@ import java.nio.charset.StandardCharsets;
  */
 class RequestHeadParserFuzzTest {
 
-    @FuzzTest(maxDuration = "60s")
+    @FuzzTest(maxDuration = "50s")
     void headsInPieces(byte[] raw) {
         FuzzInput input = FuzzInput.of(raw);
         int line = input.limit(0);
