@@ -16,12 +16,12 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import java.util.concurrent.TimeUnit;
 
 /** ContainerFactory / RuntimeDelegate creation, serving such a container, lifecycle events and reload. */
 class ContainerFactoryTest {

@@ -16,9 +16,9 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Jersey's managed asynchronous executor ({@code @ManagedAsync}, {@code SseBroadcaster} sends): virtual threads when

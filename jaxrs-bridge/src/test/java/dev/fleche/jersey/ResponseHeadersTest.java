@@ -17,11 +17,11 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.Date;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import java.time.Duration;
 
 /**
  * Response header values of every kind reach the wire as Jersey's own conversion writes them: strings as they are,
