@@ -10,6 +10,8 @@ import org.glassfish.jersey.server.spi.Container;
 import org.glassfish.jersey.test.DeploymentContext;
 import org.glassfish.jersey.test.JerseyTest;
 import org.glassfish.jersey.test.TestProperties;
+import org.glassfish.jersey.client.ClientConfig;
+import org.glassfish.jersey.client.ClientProperties;
 import org.glassfish.jersey.test.spi.TestContainerFactory;
 
 import java.util.concurrent.atomic.AtomicReference;
@@ -44,6 +46,13 @@ abstract class AsyncJerseyTest extends JerseyTest {
 
     /** The application under test. */
     protected abstract ResourceConfig application();
+
+    /** The test client gives up instead of hanging: 10 s to connect, 30 s for a response. */
+    @Override
+    protected void configureClient(ClientConfig config) {
+        config.property(ClientProperties.CONNECT_TIMEOUT, 10_000);
+        config.property(ClientProperties.READ_TIMEOUT, 30_000);
+    }
 
     @Override
     protected final TestContainerFactory getTestContainerFactory() {

@@ -27,7 +27,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -215,6 +214,7 @@ class AsyncResponseTest extends AsyncJerseyTest {
         Response response = target("async/park").queryParam("timeoutMs", 30).request().get();
         assertEquals(503, response.getStatus());
         Await.until("completion callback", () -> COMPLETED.size() == 1);
+        assertEquals(List.of("ok"), COMPLETED);
         assertNoTimerLeft();
     }
 
@@ -240,7 +240,11 @@ class AsyncResponseTest extends AsyncJerseyTest {
                 () -> response.setTimeout(20, TimeUnit.MILLISECONDS), ELSEWHERE);
         assertTrue(set.get(10, TimeUnit.SECONDS));
         assertEquals(503, pending.get(10, TimeUnit.SECONDS).getStatus());
-        assertNotNull(COMPLETED);
+        Await.until("completion callback", () -> COMPLETED.size() == 1);
+        assertEquals(List.of("ok"), COMPLETED, "the timeout's 503 completes the request normally, once");
+        assertTrue(response.isDone());
+        assertFalse(response.isCancelled());
+        assertFalse(response.resume("too late"), "a timed-out response does not resume");
         assertNoTimerLeft();
     }
 }

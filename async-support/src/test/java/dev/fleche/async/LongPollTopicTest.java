@@ -49,7 +49,7 @@ class LongPollTopicTest extends AsyncJerseyTest {
             .build();
     static final AtomicLong VERSION = new AtomicLong();
     static final ConcurrentHashMap<String, Response> RESPONSES = new ConcurrentHashMap<>();
-    private static final HttpClient CLIENT = HttpClient.newHttpClient();
+    private static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
 
     @Path("topic")
     public static class Resource {
@@ -84,7 +84,7 @@ class LongPollTopicTest extends AsyncJerseyTest {
     }
 
     private CompletableFuture<HttpResponse<String>> get(String path) {
-        return CLIENT.sendAsync(HttpRequest.newBuilder(getBaseUri().resolve(path)).build(),
+        return CLIENT.sendAsync(HttpRequest.newBuilder(getBaseUri().resolve(path)).timeout(Duration.ofSeconds(30)).build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 

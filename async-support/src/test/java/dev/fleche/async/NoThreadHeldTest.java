@@ -82,7 +82,7 @@ class NoThreadHeldTest extends AsyncJerseyTest {
         URI uri = getBaseUri().resolve(path);
         List<CompletableFuture<HttpResponse<String>>> responses = new ArrayList<>();
         for (int i = 0; i < count; i++) {
-            responses.add(CLIENT.sendAsync(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.ofString()));
+            responses.add(CLIENT.sendAsync(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString()));
         }
         return responses;
     }

@@ -2,6 +2,7 @@ package dev.fleche.async;
 
 import dev.fleche.jersey.ClientConnection;
 import dev.fleche.jersey.FlecheProperties;
+import dev.fleche.transport.ServerOptions;
 import dev.fleche.transport.testing.RawHttp;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
@@ -32,6 +33,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -47,6 +49,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * on the reactor timer that stop with the stream, and {@code Last-Event-ID} reaches the resource.
  */
 class SseTest extends AsyncJerseyTest {
+    /**
+     * The server's clock: heartbeats beat only when the test moves it, so each test can tell a beat due after its
+     * interval from one that came early. Static, as JerseyTest configures the deployment from its constructor.
+     */
+    static final AtomicLong CLOCK = new AtomicLong();
     static final BlockingQueue<Integer> ACKS = new LinkedBlockingQueue<>();
     static final List<String> PROBLEMS = new CopyOnWriteArrayList<>();
     static final ConcurrentHashMap<String, SseEventSink> SINKS = new ConcurrentHashMap<>();
@@ -157,7 +164,8 @@ class SseTest extends AsyncJerseyTest {
     @Override
     protected ResourceConfig application() {
         return new ResourceConfig(Resource.class)
-                .property(FlecheAsyncFeature.SSE_HEARTBEAT, "40");
+                .property(FlecheAsyncFeature.SSE_HEARTBEAT, "40")
+                .property(FlecheProperties.SERVER_OPTIONS, ServerOptions.builder().nanoClock(CLOCK::get).build());
     }
 
     @BeforeEach
@@ -228,33 +236,44 @@ class SseTest extends AsyncJerseyTest {
         Await.until("no timer left", () -> container().armedTimers() == 0);
     }
 
-    private void heartbeats(String path, String sinkName) throws Exception {
+    private static void advance(long millis) {
+        CLOCK.addAndGet(TimeUnit.MILLISECONDS.toNanos(millis));
+    }
+
+    /** The next heartbeat is armed; none arrives 1 ms before its interval, one arrives at it. */
+    private void nextBeatAfter(RawHttp client, long intervalMillis, int i) throws Exception {
+        Await.until("heartbeat " + i + " armed", () -> container().armedTimers() == 1);
+        advance(intervalMillis - 1);
+        client.setReadTimeout(150);
+        assertTrue(client.readsNothing(), "heartbeat " + i + " came before its " + intervalMillis + " ms interval");
+        client.setReadTimeout(RawHttp.DEFAULT_TIMEOUT_MILLIS);
+        advance(1);
+        assertEquals(List.of(": heartbeat"), readEvent(client), "heartbeat " + i);
+    }
+
+    private void heartbeats(String path, String sinkName, long intervalMillis) throws Exception {
         try (RawHttp client = new RawHttp(port())) {
             client.get(path);
             assertEquals(200, client.readHead().status());
             assertEquals(List.of("data: started"), readEvent(client));
             for (int i = 0; i < 3; i++) {
-                assertEquals(List.of(": heartbeat"), readEvent(client), "heartbeat " + i);
+                nextBeatAfter(client, intervalMillis, i);
             }
             Await.until("a heartbeat timer armed", () -> container().armedTimers() == 1);
             SINKS.get(sinkName).close();
-            String line;
-            do {
-                line = client.readBodyLine(); // a beat may have been on its way
-            } while (line != null && (line.isEmpty() || line.equals(": heartbeat")));
-            assertNull(line, "the stream ended");
+            assertNull(client.readBodyLine(), "the stream ended");
         }
         Await.until("the heartbeat timer was cancelled with the sink", () -> container().armedTimers() == 0);
     }
 
     @Test
     void heartbeatsFromTheAnnotation() throws Exception {
-        heartbeats("/sse/heartbeat", "heartbeat");
+        heartbeats("/sse/heartbeat", "heartbeat", 30); // @SseHeartbeat(30 ms)
     }
 
     @Test
     void heartbeatsFromTheApplicationProperty() throws Exception {
-        heartbeats("/sse/default-heartbeat", "default");
+        heartbeats("/sse/default-heartbeat", "default", 40); // the application's 40 ms
     }
 
     @Test
@@ -263,7 +282,7 @@ class SseTest extends AsyncJerseyTest {
         client.get("/sse/heartbeat");
         assertEquals(200, client.readHead().status());
         assertEquals(List.of("data: started"), readEvent(client));
-        assertEquals(List.of(": heartbeat"), readEvent(client));
+        nextBeatAfter(client, 30, 0);
         client.reset();
         assertTrue(DEPARTED.get("heartbeat").await(5, TimeUnit.SECONDS), "the transport saw the client leave");
         Await.until("the heartbeat timer was cancelled", () -> container().armedTimers() == 0);
@@ -282,7 +301,7 @@ class SseTest extends AsyncJerseyTest {
             assertEquals(200, client.readHead().status());
             assertEquals(List.of("data: started"), readEvent(client));
             assertEquals(0, container().armedTimers(), "no heartbeat timer");
-            // the application default (40 ms) would have beaten several times by now
+            advance(1_000); // the application default (40 ms) would beat now
             client.setReadTimeout(200);
             assertTrue(client.readsNothing(), "no heartbeat arrived");
             SINKS.get("none").close();

@@ -27,6 +27,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -47,19 +49,33 @@ class TimerChurnTest {
         Timeout schedule(Runnable task, long delay, TimeUnit unit);
     }
 
-    /** Runs {@code cycles} schedule + cancel cycles, waiting for the reactor to catch up after each batch. */
-    static void cycle(Timers timers, int cycles) throws InterruptedException {
-        Runnable never = () -> {
-            throw new AssertionError("a cancelled timer ran");
-        };
+    /**
+     * Runs {@code cycles} schedule + cancel cycles, waiting for the reactor to catch up after each batch. Each timer
+     * is due 1 ms after it is armed, so a cancel that did not take would let it run within the test: a timer whose
+     * cancel reported success must never run (counted, since it would run on the reactor thread, where a thrown
+     * error could not reach the test). A timer that ran before its cancel arrived is allowed, and its cancel must
+     * then report failure.
+     *
+     * @return how many timers ran before their cancel (normally none)
+     */
+    static int cycle(Timers timers, int cycles) throws InterruptedException {
+        AtomicInteger ranAfterCancel = new AtomicInteger();
+        AtomicInteger ranBeforeCancel = new AtomicInteger();
         for (int done = 0; done < cycles; done += BATCH) {
             for (int i = 0; i < BATCH; i++) {
-                timers.schedule(never, 1, TimeUnit.MINUTES).cancel();
+                AtomicBoolean cancelled = new AtomicBoolean();
+                Timeout timer = timers.schedule(() -> {
+                    (cancelled.get() ? ranAfterCancel : ranBeforeCancel).incrementAndGet();
+                }, 1, TimeUnit.MILLISECONDS);
+                cancelled.set(timer.cancel());
             }
-            CountDownLatch caughtUp = new CountDownLatch(1); // queued after the batch's cancels
-            timers.schedule(caughtUp::countDown, 0, TimeUnit.MILLISECONDS);
+            // Due well after every timer of the batch: once it has run, any of them that was going to run has.
+            CountDownLatch caughtUp = new CountDownLatch(1);
+            timers.schedule(caughtUp::countDown, 20, TimeUnit.MILLISECONDS);
             assertTrue(caughtUp.await(10, TimeUnit.SECONDS), "the reactor caught up");
+            assertEquals(0, ranAfterCancel.get(), "timers ran although their cancel reported success");
         }
+        return ranBeforeCancel.get();
     }
 
     static long heapAfterGc() {

@@ -24,6 +24,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -227,8 +228,8 @@ class EntityTest extends FlecheJerseyTest {
 
     @Test
     void uploadOf64MiBIsStreamedThroughTheResource() throws Exception {
-        HttpClient client = HttpClient.newHttpClient();
-        HttpRequest request = HttpRequest.newBuilder(getBaseUri().resolve("entity/upload"))
+        HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+        HttpRequest request = HttpRequest.newBuilder(getBaseUri().resolve("entity/upload")).timeout(Duration.ofSeconds(30))
                 .header("Content-Type", MediaType.APPLICATION_OCTET_STREAM)
                 .POST(HttpRequest.BodyPublishers.fromPublisher(
                         HttpRequest.BodyPublishers.ofInputStream(() -> new PatternStream(BIG)), BIG))
@@ -282,9 +283,9 @@ class EntityTest extends FlecheJerseyTest {
 
     @Test
     void flushReachesTheWireWhileTheResourceIsStillWriting() throws Exception {
-        HttpClient client = HttpClient.newHttpClient();
+        HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
         HttpResponse<InputStream> response = client.send(
-                HttpRequest.newBuilder(URI.create(getBaseUri() + "entity/flush")).build(),
+                HttpRequest.newBuilder(URI.create(getBaseUri() + "entity/flush")).timeout(Duration.ofSeconds(30)).build(),
                 HttpResponse.BodyHandlers.ofInputStream());
         try (InputStream in = response.body()) {
             byte[] first = in.readNBytes(FIRST_PART.length());
@@ -297,8 +298,8 @@ class EntityTest extends FlecheJerseyTest {
 
     @Test
     void chunkedOutputChunksReachTheClientOneByOne() throws Exception {
-        HttpResponse<InputStream> response = HttpClient.newHttpClient().send(
-                HttpRequest.newBuilder(URI.create(getBaseUri() + "chunks")).build(),
+        HttpResponse<InputStream> response = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build().send(
+                HttpRequest.newBuilder(URI.create(getBaseUri() + "chunks")).timeout(Duration.ofSeconds(30)).build(),
                 HttpResponse.BodyHandlers.ofInputStream());
         try (InputStream in = response.body()) {
             assertEquals("one\n", new String(in.readNBytes(4), StandardCharsets.UTF_8));

@@ -4,6 +4,8 @@ import dev.fleche.jersey.test.FlecheTestContainerFactory;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.core.Application;
+import org.glassfish.jersey.client.ClientConfig;
+import org.glassfish.jersey.client.ClientProperties;
 import org.glassfish.jersey.internal.ServiceFinder;
 import org.glassfish.jersey.server.ResourceConfig;
 import org.glassfish.jersey.test.JerseyTest;
@@ -30,6 +32,12 @@ class FactorySelectionTest extends JerseyTest {
         public String get() {
             return Thread.currentThread().getName();
         }
+    }
+
+    @Override
+    protected void configureClient(ClientConfig config) {
+        config.property(ClientProperties.CONNECT_TIMEOUT, 10_000);
+        config.property(ClientProperties.READ_TIMEOUT, 30_000);
     }
 
     @Override

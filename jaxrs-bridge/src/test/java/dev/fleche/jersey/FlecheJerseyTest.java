@@ -7,6 +7,8 @@ import org.glassfish.jersey.server.ServerProperties;
 import org.glassfish.jersey.test.DeploymentContext;
 import org.glassfish.jersey.test.JerseyTest;
 import org.glassfish.jersey.test.TestProperties;
+import org.glassfish.jersey.client.ClientConfig;
+import org.glassfish.jersey.client.ClientProperties;
 import org.glassfish.jersey.test.spi.TestContainerFactory;
 
 /**
@@ -32,6 +34,13 @@ abstract class FlecheJerseyTest extends JerseyTest {
     /** The context path (root path) to deploy under; none by default. */
     protected String contextPath() {
         return "";
+    }
+
+    /** The test client gives up instead of hanging: 10 s to connect, 30 s for a response. */
+    @Override
+    protected void configureClient(ClientConfig config) {
+        config.property(ClientProperties.CONNECT_TIMEOUT, 10_000);
+        config.property(ClientProperties.READ_TIMEOUT, 30_000);
     }
 
     @Override

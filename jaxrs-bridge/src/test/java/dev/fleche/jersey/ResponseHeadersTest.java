@@ -17,6 +17,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.Date;
 import java.util.List;
 
@@ -77,8 +78,8 @@ class ResponseHeadersTest extends FlecheJerseyTest {
     }
 
     private HttpResponse<String> get(String path) throws Exception {
-        HttpClient client = HttpClient.newHttpClient();
-        return client.send(HttpRequest.newBuilder(getBaseUri().resolve(path)).build(),
+        HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+        return client.send(HttpRequest.newBuilder(getBaseUri().resolve(path)).timeout(Duration.ofSeconds(30)).build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 

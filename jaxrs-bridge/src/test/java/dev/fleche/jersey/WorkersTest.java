@@ -28,7 +28,7 @@ class WorkersTest {
     static volatile CountDownLatch release;
 
     private FlecheHttpServer server;
-    private final Client client = ClientBuilder.newClient();
+    private final Client client = ClientBuilder.newBuilder().connectTimeout(10, TimeUnit.SECONDS).readTimeout(30, TimeUnit.SECONDS).build();
 
     @Path("work")
     public static class Work {

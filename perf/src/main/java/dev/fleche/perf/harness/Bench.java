@@ -229,6 +229,11 @@ public final class Bench {
                     results.problem(t.name() + " " + s.name() + ": " + n + " errors"
                             + (row.get("firstError") != null ? " (" + row.get("firstError") + ")" : ""));
                 }
+                String done = completed(s.kind());
+                if (!(row.get(done) instanceof Number n) || n.doubleValue() <= 0) {
+                    results.problem(t.name() + " " + s.name() + ": completed nothing (" + done + " = "
+                            + row.get(done) + "); a run without errors proves nothing if it did no work");
+                }
             }
         } catch (IOException | RuntimeException e) {
             results.problem(t.name() + " " + s.name() + " failed: " + e);
@@ -236,7 +241,18 @@ public final class Bench {
         }
     }
 
-    /** Seconds the whole plan should take (for the progress line): runs, plus ~4 s per server start. */
+    /** The row field that counts what a run of this kind completed: it must be above zero. */
+    private static String completed(String kind) {
+        return switch (kind) {
+            case "longpoll" -> "resumed";
+            case "idle" -> "stillOpen";
+            case "sse" -> "events";
+            case "transfer" -> "bytes";
+            default -> "requests";
+        };
+    }
+
+        /** Seconds the whole plan should take (for the progress line): runs, plus ~4 s per server start. */
     private long estimateSeconds() {
         long total = 0;
         for (Target t : targets) {

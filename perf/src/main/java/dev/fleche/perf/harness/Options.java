@@ -165,7 +165,9 @@ final class Options {
         switch (suite) {
             case "full" -> {
                 t = new ArrayList<>(known.keySet());
-                t.remove("fleche-transport"); // fleche-raw serves the same hello with every other endpoint
+                if (!smoke) {
+                    t.remove("fleche-transport"); // fleche-raw serves the same hello with every other endpoint
+                } // the smoke covers every target it knows, this one too
                 s = List.of("hello", "json", "echo", "pipeline", "async-1000", "async-2000", "async-5000", "rate",
                         "longpoll", "idle", "sse", "upload", "download", "startup");
             }

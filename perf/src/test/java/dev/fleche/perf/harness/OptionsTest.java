@@ -57,4 +57,12 @@ class OptionsTest {
         assertEquals("1 GiB", Scenario.size(1L << 30));
         assertEquals("1000 bytes", Scenario.size(1000));
     }
+
+    @Test
+    void theSmokeCoversEveryKnownTarget() {
+        Options smoke = Options.parse(new String[] {"--smoke"});
+        Map<String, Target> known = Target.defaults();
+        smoke.applySuite(known);
+        assertEquals(new java.util.TreeSet<>(known.keySet()), new java.util.TreeSet<>(smoke.targets));
+    }
 }

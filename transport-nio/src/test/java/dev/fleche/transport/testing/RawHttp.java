@@ -197,11 +197,17 @@ public class RawHttp implements AutoCloseable {
         socket.setSoTimeout(millis);
     }
 
-    /** Whether the next read ends the stream or fails (a reset, or nothing before the read timeout). */
+    /**
+     * Whether the server closed the connection: the next read ends the stream (FIN) or fails with a reset. False
+     * when a byte arrives, and false when nothing arrives before the read timeout (an open, silent connection is
+     * not a closed one).
+     */
     public boolean closedByServer() throws IOException {
         try {
             return in.read() < 0;
-        } catch (IOException e) {
+        } catch (SocketTimeoutException stillOpen) {
+            return false;
+        } catch (IOException reset) {
             return true;
         }
     }

@@ -1,5 +1,6 @@
 package dev.fleche.examples.hello;
 
+import jakarta.ws.rs.BadRequestException;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
@@ -52,6 +53,9 @@ public class HelloResource {
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
     public Payment echo(Payment payment) {
+        if (payment == null) {
+            throw new BadRequestException(JsonErrorMapper.badRequest("a JSON body is required", null));
+        }
         return payment;
     }
 

@@ -18,10 +18,11 @@ public final class HelloServer {
     private HelloServer() {
     }
 
-    /** The application: the resources, Jackson for JSON, no WADL. */
+    /** The application: the resources, Jackson for JSON (malformed input answered with 400), no WADL. */
     public static ResourceConfig application() {
         return new ResourceConfig(HelloResource.class)
                 .register(JacksonJsonProvider.class)
+                .register(JsonErrorMapper.class) // bad JSON in a request: 400 with a clear body, not 500
                 .property(ServerProperties.WADL_FEATURE_DISABLE, true);
     }
 

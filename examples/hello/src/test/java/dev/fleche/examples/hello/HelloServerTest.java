@@ -17,7 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** Starts the example on a free port and calls each endpoint with the JDK HTTP client. */
 class HelloServerTest {
     private static FlecheHttpServer server;
-    private static final HttpClient CLIENT = HttpClient.newHttpClient();
+    private static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
 
     @BeforeAll
     static void start() {
@@ -34,7 +34,7 @@ class HelloServerTest {
     }
 
     private static HttpRequest.Builder request(String path) {
-        return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path));
+        return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path)).timeout(Duration.ofSeconds(30));
     }
 
     @Test
@@ -60,6 +60,45 @@ class HelloServerTest {
                 .POST(HttpRequest.BodyPublishers.ofString(body)));
         assertEquals(200, response.statusCode());
         assertEquals(body, response.body());
+    }
+
+    private static HttpResponse<String> echo(String contentType, String body) throws Exception {
+        return send(request("/echo").header("Content-Type", contentType).POST(HttpRequest.BodyPublishers.ofString(body)));
+    }
+
+    @Test
+    void malformedJsonIs400WithAClearBody() throws Exception {
+        HttpResponse<String> response = echo("application/json", "{\"name\":\"wrk\",");
+        assertEquals(400, response.statusCode(), response.body());
+        assertEquals("application/json", response.headers().firstValue("Content-Type").orElse(""));
+        assertTrue(response.body().startsWith("{\"error\":\"malformed JSON\",\"detail\":\"Unexpected end-of-input"),
+                response.body());
+        assertTrue(response.body().endsWith("(line 1, column 15)\"}"), response.body());
+    }
+
+    @Test
+    void jsonOfTheWrongShapeIs400() throws Exception {
+        HttpResponse<String> wrongType = echo("application/json", "{\"name\":\"wrk\",\"amount\":\"lots\"}");
+        assertEquals(400, wrongType.statusCode(), wrongType.body());
+        assertTrue(wrongType.body().startsWith("{\"error\":\"JSON does not match the expected body\","),
+                wrongType.body());
+        assertTrue(wrongType.body().contains("lots"), wrongType.body());
+
+        HttpResponse<String> unknownField = echo("application/json", "{\"name\":\"wrk\",\"amont\":1}");
+        assertEquals(400, unknownField.statusCode(), unknownField.body());
+        assertTrue(unknownField.body().contains("amont"), unknownField.body());
+    }
+
+    @Test
+    void anEmptyBodyIs400() throws Exception {
+        HttpResponse<String> response = echo("application/json", "");
+        assertEquals(400, response.statusCode(), response.body());
+        assertEquals("{\"error\":\"a JSON body is required\",\"detail\":null}", response.body());
+    }
+
+    @Test
+    void anotherMediaTypeIs415() throws Exception {
+        assertEquals(415, echo("text/plain", "name=wrk").statusCode());
     }
 
     @Test

@@ -3,11 +3,13 @@ package dev.fleche.examples.chat;
 import dev.fleche.async.LongPollTopic;
 import dev.fleche.jersey.FlecheHttpServer;
 import dev.fleche.jersey.FlecheHttpServerFactory;
+import dev.fleche.transport.ServerOptions;
 import dev.fleche.transport.testing.MainProcess;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -17,15 +19,21 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.fail;
 
-/** The chat over HTTP with the JDK client: waiting, fan-out on post, timeout, validation, and the main class. */
+/**
+ * The chat over HTTP with the JDK client: waiting, fan-out on post, timeout, validation, and the main class. The
+ * server runs on a clock the test holds, so a long poll times out when the test moves the clock, not after a
+ * wall-clock wait.
+ */
 class ChatServerTest {
-    private static final HttpClient CLIENT = HttpClient.newHttpClient();
+    private static final AtomicLong CLOCK = new AtomicLong();
+    private static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
     private static final LongPollTopic<String, List<Message>> ROOMS =
             LongPollTopic.<String, List<Message>>builder().timeout(Duration.ofSeconds(2)).build();
     private static FlecheHttpServer server;
@@ -33,7 +41,8 @@ class ChatServerTest {
     @BeforeAll
     static void start() {
         server = FlecheHttpServerFactory.createServer(URI.create("http://127.0.0.1:0/"),
-                ChatServer.application(ROOMS));
+                ChatServer.application(ROOMS),
+                ServerOptions.builder().address(new InetSocketAddress("127.0.0.1", 0)).nanoClock(CLOCK::get).build());
     }
 
     @AfterAll
@@ -42,7 +51,7 @@ class ChatServerTest {
     }
 
     private static HttpRequest.Builder request(String path) {
-        return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path));
+        return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path)).timeout(Duration.ofSeconds(30));
     }
 
     private static CompletableFuture<HttpResponse<String>> poll(String room, long after) {
@@ -55,9 +64,15 @@ class ChatServerTest {
                 .POST(HttpRequest.BodyPublishers.ofString(text)).build(), HttpResponse.BodyHandlers.ofString());
     }
 
+    /** Moves the server's clock past the long-poll timeout (2 s). */
+    private static void timeOutWaiters() {
+        CLOCK.addAndGet(Duration.ofSeconds(3).toNanos());
+    }
+
     private static void awaitWaiters(String room, int count) {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (ROOMS.waiting(room) != count) {
+        // Waiting, and each waiter's timeout armed (on the test's clock): only then may the clock move.
+        while (ROOMS.waiting(room) != count || server.container().armedTimers() != ROOMS.waiting()) {
             if (System.nanoTime() - deadline > 0) {
                 fail("expected " + count + " waiters in " + room + ", have " + ROOMS.waiting(room));
             }
@@ -72,6 +87,7 @@ class ChatServerTest {
             waiting.add(poll("fanout", 0));
         }
         CompletableFuture<HttpResponse<String>> otherRoom = poll("elsewhere", 0);
+        awaitWaiters("elsewhere", 1);
         awaitWaiters("fanout", 3);
 
         HttpResponse<String> posted = post("fanout", "hello, room");
@@ -82,8 +98,10 @@ class ChatServerTest {
             assertEquals(200, answer.statusCode());
             assertEquals("[{\"id\":1,\"text\":\"hello, room\"}]", answer.body());
         }
-        assertFalse(otherRoom.isDone(), "another room's waiter is not woken");
-        assertEquals(204, otherRoom.get(5, TimeUnit.SECONDS).statusCode(), "it times out instead");
+        assertEquals(1, ROOMS.waiting("elsewhere"), "another room's waiter is not woken");
+        assertFalse(otherRoom.isDone(), "another room's waiter is not answered");
+        timeOutWaiters();
+        assertEquals(204, otherRoom.get(10, TimeUnit.SECONDS).statusCode(), "it times out instead");
     }
 
     @Test
@@ -99,7 +117,11 @@ class ChatServerTest {
     @Test
     void noNewsTimesOutWith204() throws Exception {
         post("quiet", "only message");
-        HttpResponse<String> answer = poll("quiet", 1).get(5, TimeUnit.SECONDS);
+        CompletableFuture<HttpResponse<String>> waiting = poll("quiet", 1);
+        awaitWaiters("quiet", 1);
+        assertFalse(waiting.isDone(), "no answer before the timeout");
+        timeOutWaiters();
+        HttpResponse<String> answer = waiting.get(10, TimeUnit.SECONDS);
         assertEquals(204, answer.statusCode());
         assertEquals(0, ROOMS.waiting());
     }
@@ -116,8 +138,8 @@ class ChatServerTest {
         try (MainProcess main = MainProcess.start(ChatServer.class, "0")) {
             URI room = URI.create("http://127.0.0.1:" + main.port() + "/rooms/main/messages");
             CompletableFuture<HttpResponse<String>> waiting = CLIENT.sendAsync(
-                    HttpRequest.newBuilder(URI.create(room + "?after=0")).build(), HttpResponse.BodyHandlers.ofString());
-            HttpResponse<String> posted = CLIENT.send(HttpRequest.newBuilder(room)
+                    HttpRequest.newBuilder(URI.create(room + "?after=0")).timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> posted = CLIENT.send(HttpRequest.newBuilder(room).timeout(Duration.ofSeconds(30))
                     .header("Content-Type", "text/plain").POST(HttpRequest.BodyPublishers.ofString("hi")).build(),
                     HttpResponse.BodyHandlers.ofString());
             assertEquals(201, posted.statusCode());
