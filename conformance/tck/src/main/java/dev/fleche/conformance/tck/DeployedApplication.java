@@ -1,61 +1,62 @@
 package dev.fleche.conformance.tck;
 
-import dev.fleche.jersey.internal.JerseyBridge;
+import dev.fleche.jersey.FlecheContainer;
 import dev.fleche.transport.HttpExchange;
 import dev.fleche.transport.HttpFields;
-import org.glassfish.jersey.server.ApplicationHandler;
+import dev.fleche.transport.HttpHandler;
+import dev.fleche.transport.HttpServer;
+import org.glassfish.jersey.server.ContainerFactory;
 import org.glassfish.jersey.server.ResourceConfig;
-import org.glassfish.jersey.server.spi.Container;
 
 import java.nio.charset.StandardCharsets;
 import java.util.function.Supplier;
 
 /**
- * One deployed archive on the shared transport: a Jersey application behind Fleche's {@link JerseyBridge} — the
- * same engine that {@code FlecheContainer} wraps (request and URI building, response writer, suspend timers,
- * worker dispatch, {@code @NonBlocking} routing) — at the archive's root path. It is its own Jersey
- * {@link Container}, with {@code FlecheContainer}'s lifecycle: {@code onStartup} when it starts serving,
- * {@code onShutdown} and release of its workers when undeployed.
+ * One deployed archive on the shared transport: a {@link FlecheContainer} made through Jersey's public
+ * {@code ContainerFactory} (Fleche's {@code ContainerProvider}) and mounted on the adapter's transport at the
+ * archive's root path with {@link FlecheContainer#mount} — the same container, request and URI building, response
+ * writer, suspend timers, worker dispatch and {@code @NonBlocking} routing that {@code FlecheHttpServer} serves. Its
+ * lifecycle is the container's: {@code onStartup} when it starts serving, {@code onShutdown} and release of its
+ * workers when undeployed.
  *
- * <p>Why not {@code FlecheHttpServer}: a {@code FlecheHttpServer} owns its transport (one application per port),
- * while the TCK deploys several archives at once (a test class and its superclass each have a
- * {@code @Deployment}) and reaches all of them on the one {@code webServerPort}. Fleche has no public API to put
- * several containers on one transport yet, so the adapter dispatches by context root itself and hands each
- * exchange to the application's bridge.
+ * <p>Why not one {@code FlecheHttpServer} per archive: a {@code FlecheHttpServer} owns its transport (one
+ * application per port), while the TCK deploys several archives at once (a test class and its superclass each have
+ * a {@code @Deployment}) and reaches all of them on the one {@code webServerPort}; so the adapter dispatches by
+ * context root and mounts each container on its one transport.
  */
-final class DeployedApplication implements Container {
+final class DeployedApplication {
     private final WarApplication war;
-    private final JerseyBridge bridge;
-    private volatile boolean running;
+    private final FlecheContainer container;
+    private final HttpHandler handler;
 
-    private DeployedApplication(WarApplication war, JerseyBridge bridge) {
+    private DeployedApplication(WarApplication war, FlecheContainer container, HttpHandler handler) {
         this.war = war;
-        this.bridge = bridge;
+        this.container = container;
+        this.handler = handler;
     }
 
     /** Builds the application (with the archive's loader as context loader, as a servlet container would). */
-    static DeployedApplication create(WarApplication war) {
+    static DeployedApplication create(WarApplication war, HttpServer transport) {
         if (war.applicationClass() == null) {
-            return new DeployedApplication(war, null);
+            return new DeployedApplication(war, null, null);
         }
-        JerseyBridge bridge = withContextLoader(war.loader(), () -> {
+        FlecheContainer container = withContextLoader(war.loader(), () -> {
             // The scanned classes are used by Jersey only when the Application returns no classes and singletons.
             ResourceConfig config = ResourceConfig.forApplicationClass(war.applicationClass(),
                     war.annotatedClasses());
             if (!war.properties().isEmpty()) {
                 config.addProperties(war.properties());
             }
-            return new JerseyBridge(new ApplicationHandler(config));
+            return ContainerFactory.createContainer(FlecheContainer.class, config);
         });
-        String applicationPath = bridge.handler().getConfiguration().getApplicationPath();
+        String applicationPath = container.getConfiguration().getApplicationPath();
         if (war.servletMapped() && applicationPath != null && !applicationPath.replace("/", "").isEmpty()) {
             // A servlet container serves a mapped Application at the mapping and ignores @ApplicationPath; the
-            // bridge always appends it. Not needed by the TCK, so refused rather than served at the wrong path.
+            // container always appends it. Not needed by the TCK, so refused rather than served at the wrong path.
             throw new IllegalStateException(war.applicationClass().getName() + " has @ApplicationPath(\""
                     + applicationPath + "\") and a web.xml mapping: not supported by this adapter");
         }
-        bridge.rootPath(war.rootPath());
-        return new DeployedApplication(war, bridge);
+        return new DeployedApplication(war, container, container.mount(transport, war.rootPath()));
     }
 
     static <T> T withContextLoader(ClassLoader loader, Supplier<T> action) {
@@ -80,80 +81,34 @@ final class DeployedApplication implements Container {
 
     /** Root + application path, starting and ending with {@code /}. */
     String basePath() {
-        return bridge == null ? war.contextRoot() + "/" : bridge.basePath();
+        return container == null ? war.contextRoot() + "/" : container.basePath();
     }
 
-    /** Reactor entry point (never blocks): see {@link JerseyBridge#handle}. */
+    /** Reactor entry point (never blocks): the mounted container's handler. */
     void handle(HttpExchange exchange) {
-        if (bridge == null) {
+        if (handler == null) {
             exchange.respond(404, new HttpFields(1).add("Content-Type", "text/plain; charset=utf-8"),
                     "no JAX-RS application in this web application\n".getBytes(StandardCharsets.UTF_8));
             return;
         }
-        bridge.handle(exchange);
+        handler.handle(exchange);
     }
 
     void start() {
-        if (bridge == null) {
-            return;
+        if (container != null) {
+            withContextLoader(war.loader(), () -> {
+                container.serverStarted();
+                return null;
+            });
         }
-        running = true;
-        withContextLoader(war.loader(), () -> {
-            bridge.handler().onStartup(this);
-            return null;
-        });
     }
 
     void stop() {
-        if (bridge == null) {
-            return;
-        }
-        running = false;
-        try {
+        if (container != null) {
             withContextLoader(war.loader(), () -> {
-                bridge.handler().onShutdown(this);
+                container.serverStopped();
                 return null;
             });
-        } finally {
-            bridge.shutdown();
-        }
-    }
-
-    @Override
-    public ResourceConfig getConfiguration() {
-        requireApplication();
-        return bridge.handler().getConfiguration();
-    }
-
-    @Override
-    public ApplicationHandler getApplicationHandler() {
-        requireApplication();
-        return bridge.handler();
-    }
-
-    private void requireApplication() {
-        if (bridge == null) {
-            throw new IllegalStateException(war.archiveName() + " has no JAX-RS application");
-        }
-    }
-
-    @Override
-    public void reload() {
-        reload(new ResourceConfig(getConfiguration()));
-    }
-
-    @Override
-    public void reload(ResourceConfig configuration) {
-        requireApplication();
-        ApplicationHandler next = withContextLoader(war.loader(), () -> new ApplicationHandler(configuration));
-        ApplicationHandler previous = bridge.handler();
-        bridge.replace(next);
-        if (running) {
-            previous.onShutdown(this);
-            next.onReload(this);
-            next.onStartup(this);
-        } else {
-            next.onReload(this);
         }
     }
 

@@ -29,8 +29,8 @@ import java.util.stream.Stream;
  *
  * <p>{@link #start()} binds one Fleche transport ({@link HttpServer}) at the configured host and port — the
  * TCK's {@code webServerHost}/{@code webServerPort} — with a {@link ContextDispatcher} as its handler.
- * {@link #deploy(Archive)} reads the archive ({@link WarApplication}), builds its Jersey application on Fleche's
- * bridge ({@link DeployedApplication}) and adds it under {@code /<archive name>}; several archives can be
+ * {@link #deploy(Archive)} reads the archive ({@link WarApplication}), builds its Jersey application in a
+ * {@code FlecheContainer} mounted on that transport ({@link DeployedApplication}) and adds it under {@code /<archive name>}; several archives can be
  * deployed at once. {@link #undeploy(Archive)} removes it and shuts the application down. The transport stays
  * bound from the first deployment of the run to the last, so nothing waits for a port between test classes.
  */
@@ -123,7 +123,7 @@ public class FlecheDeployableContainer implements DeployableContainer<FlecheCont
         WarApplication war = WarApplication.read(archive, tempRoot);
         DeployedApplication app;
         try {
-            app = DeployedApplication.create(war);
+            app = DeployedApplication.create(war, transport);
         } catch (RuntimeException | LinkageError e) {
             war.close();
             throw new DeploymentException("cannot build the Jersey application of " + war + ": " + e, e);
