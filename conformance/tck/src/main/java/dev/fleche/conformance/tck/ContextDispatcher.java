@@ -22,7 +22,7 @@ final class ContextDispatcher implements HttpHandler {
     private volatile List<DeployedApplication> deployments = List.of();
 
     @Override
-    public void handle(HttpExchange exchange) {
+    public void handle(HttpExchange exchange) throws Exception {
         String path = exchange.path();
         for (DeployedApplication deployment : deployments) {
             String root = deployment.contextRoot();

@@ -85,7 +85,7 @@ final class DeployedApplication {
     }
 
     /** Reactor entry point (never blocks): the mounted container's handler. */
-    void handle(HttpExchange exchange) {
+    void handle(HttpExchange exchange) throws Exception {
         if (handler == null) {
             exchange.respond(404, new HttpFields(1).add("Content-Type", "text/plain; charset=utf-8"),
                     "no JAX-RS application in this web application\n".getBytes(StandardCharsets.UTF_8));
