@@ -43,20 +43,14 @@ public record Settings(boolean trustForwarded, int retryAfterSeconds, int nonBlo
 
     /** An int property given as {@link Number} or string, at least {@code min}; {@code fallback} when absent. */
     static int integer(Map<String, Object> properties, String name, int fallback, int min) {
-        Object value = properties.get(name);
+        Long value = longValue(properties, name, min);
         if (value == null) {
             return fallback;
         }
-        int parsed;
-        try {
-            parsed = value instanceof Number ? ((Number) value).intValue() : Integer.parseInt(value.toString().trim());
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(name + " must be an integer, was \"" + value + "\"", e);
+        if (value > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException(name + " must be <= " + Integer.MAX_VALUE + ", was " + value);
         }
-        if (parsed < min) {
-            throw new IllegalArgumentException(name + " must be >= " + min + ", was " + parsed);
-        }
-        return parsed;
+        return value.intValue();
     }
 
     /** A long property given as {@link Number} or string, at least {@code min}; null when absent. */
