@@ -28,6 +28,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class JerseyBridge {
     private final Workers workers;
     private final AtomicInteger armedTimers = new AtomicInteger();
+    private final SuspendedWriters suspended = new SuspendedWriters();
     private volatile String rootPath = "/";
     private volatile Deployment deployment;
 
@@ -63,6 +64,19 @@ public final class JerseyBridge {
         return armedTimers.get();
     }
 
+    /**
+     * Drain: ends every suspended response now (SSE streams closed, other suspends timed out) and every one that
+     * suspends from now on; returns how many were ended now.
+     */
+    public int endSuspended() {
+        return suspended.endAll();
+    }
+
+    /** Responses suspended right now. */
+    public int suspendedCount() {
+        return suspended.size();
+    }
+
     /** What runs requests off the reactor. */
     public String describeWorkers() {
         return workers.describe();
@@ -93,7 +107,7 @@ public final class JerseyBridge {
     }
 
     private void serve(Deployment current, HttpExchange exchange, String path, boolean nonBlocking) {
-        ResponseWriter writer = new ResponseWriter(exchange, current, workers, nonBlocking);
+        ResponseWriter writer = new ResponseWriter(exchange, current, workers, suspended, nonBlocking);
         Throwable escaped = null;
         try {
             current.handler().handle(request(current, exchange, path, writer));

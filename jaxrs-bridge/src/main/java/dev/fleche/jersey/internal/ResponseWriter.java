@@ -62,6 +62,8 @@ final class ResponseWriter implements ContainerResponseWriter {
     private final Workers workers;
     private final boolean nonBlocking;
     private final Deployment deployment;
+    /** Where the writer registers while suspended, so that a drain can end it. */
+    private final SuspendedWriters suspendedWriters;
     /** Created on the first suspend: most responses never suspend. */
     private volatile SuspendTimer timer;
     /** Created when the request asks for it (request property {@code dev.fleche.connection}). */
@@ -76,8 +78,10 @@ final class ResponseWriter implements ContainerResponseWriter {
     private volatile ChunkedOutput<?> chunked;
     private int disconnectRetries; // reactor thread only
 
-    ResponseWriter(HttpExchange exchange, Deployment deployment, Workers workers, boolean nonBlocking) {
+    ResponseWriter(HttpExchange exchange, Deployment deployment, Workers workers, SuspendedWriters suspendedWriters,
+                   boolean nonBlocking) {
         this.exchange = exchange;
+        this.suspendedWriters = suspendedWriters;
         this.settings = deployment.settings();
         this.workers = workers;
         this.nonBlocking = nonBlocking;
@@ -165,6 +169,11 @@ final class ResponseWriter implements ContainerResponseWriter {
         }
         if (done != 0) {
             suspendTimer.close(); // completed meanwhile: the timer must not outlive the response
+        } else if (suspended) {
+            suspendedWriters.register(this);
+            if (done != 0) {
+                suspendedWriters.remove(this); // completed meanwhile
+            }
         }
         return suspended;
     }
@@ -271,6 +280,7 @@ final class ResponseWriter implements ContainerResponseWriter {
         if (!DONE.compareAndSet(this, 0, 1)) {
             return false;
         }
+        suspendedWriters.remove(this);
         SuspendTimer current = timer;
         if (current != null) {
             current.close();
@@ -280,6 +290,33 @@ final class ResponseWriter implements ContainerResponseWriter {
             handle.end();
         }
         return true;
+    }
+
+    /**
+     * The container drains: a chunked entity (an SSE sink) is closed, which ends its body; any other suspended
+     * response times out now (the application's timeout handler, else Jersey's {@code 503}).
+     */
+    void endForDrain() {
+        if (done != 0) {
+            return;
+        }
+        ChunkedOutput<?> stream = chunked;
+        if (stream != null) {
+            if (!workers.tryExecute(() -> closeChunked(stream))) {
+                closeChunked(stream);
+            }
+            return;
+        }
+        SuspendTimer current = timer;
+        expired(current == null ? null : current.handler());
+    }
+
+    private static void closeChunked(ChunkedOutput<?> stream) {
+        try {
+            stream.close();
+        } catch (IOException | RuntimeException e) {
+            LOG.log(System.Logger.Level.DEBUG, "closing a chunked output for a drain failed", e);
+        }
     }
 
     /** Reactor: the client of a suspended exchange left; tell the application from a worker. */

@@ -56,7 +56,7 @@ class ResponseWriterTest {
         Settings settings = new Settings(false, 3, 16, setStatusOverSendError);
         Deployment deployment = new Deployment(null, "/", settings, NonBlockingRoutes.NONE,
                 new BaseUris("/", false), new HeaderText(null), armed);
-        return new ResponseWriter(exchange, deployment, workers, nonBlocking);
+        return new ResponseWriter(exchange, deployment, workers, new SuspendedWriters(), nonBlocking);
     }
 
     private ResponseWriter writer() {
@@ -101,7 +101,7 @@ class ResponseWriterTest {
 
         FakeExchange other = new FakeExchange();
         ResponseWriter big = new ResponseWriter(other, new Deployment(null, "/", Settings.from(Map.of()),
-                NonBlockingRoutes.NONE, new BaseUris("/", false), new HeaderText(null), armed), workers, false);
+                NonBlockingRoutes.NONE, new BaseUris("/", false), new HeaderText(null), armed), workers, new SuspendedWriters(), false);
         big.writeResponseStatusAndHeaders(ResponseWriter.BUFFERED_LIMIT + 1, response(Response.ok().build()));
         assertEquals(ResponseWriter.BUFFERED_LIMIT + 1, other.streamedLength);
     }
