@@ -29,6 +29,17 @@ public class ChangesResource {
         this.changes = (Changes) config.getProperty(CHANGES);
     }
 
+    /** How many clients wait now (for operators and tests). */
+    @GET
+    @Path("waiting")
+    public Waiting waiting() {
+        return new Waiting(changes.waiting());
+    }
+
+    /** The body of {@code GET /changes/waiting}. */
+    public record Waiting(int waiting) {
+    }
+
     @GET
     public void await(@Suspended AsyncResponse response) {
         response.setTimeoutHandler(timedOut -> {
