@@ -14,13 +14,18 @@ public final class SignalTrap {
     private SignalTrap() {
     }
 
-    /** Installs the handlers; {@code action} runs at most once, on a thread named {@code fleche-drain}. */
+    /**
+     * Installs the handlers; {@code action} runs at most once, on a non-daemon thread named {@code fleche-drain}.
+     */
     public static void install(Runnable action, Runnable onRepeat) {
         AtomicBoolean fired = new AtomicBoolean();
         for (String name : new String[] {"TERM", "INT"}) {
             Signal.handle(new Signal(name), signal -> {
                 if (fired.compareAndSet(false, true)) {
                     Thread thread = new Thread(action, "fleche-drain");
+                    // not a daemon like the signal thread that creates it: the JVM must not end (its last other
+                    // threads, the reactors, stop during the drain) before the action has run to the end
+                    thread.setDaemon(false);
                     thread.start();
                 } else {
                     onRepeat.run();
