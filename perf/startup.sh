@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Start-up to first 200, image size and idle RSS of the shipping variants (issue 14). Run on a quiet machine:
 #
-#   perf/startup.sh [--starts N] [--targets a,b,...] [--out FILE]
+#   perf/startup.sh [--starts N] [--targets a,b,...] [--load S] [--out FILE]
 #
 # Each start: spawn -> the port probed every 10 ms (bash /dev/tcp, no process per probe) -> first "200" on the
 # target's path; then RSS (VmRSS) 2 s later with no traffic; then SIGTERM. The median, min and max over N starts
-# (default 10) go into a Markdown table on stdout (and --out). Archives are made first by one training start each
+# (default 10) go into a Markdown table on stdout (and --out). With --load S (issue 14 asks for 60), the first start
+# of each target also gets S seconds of closed-loop load (the project's LoadGen, 50 connections) on its path,
+# and its RSS is read right after ("RSS after load"). Archives are made first by one training start each
 # (the same requests, 20 rounds), in perf/results/tmp/startup/.
 #
 # Targets (hello: GET /hello of the perf module's BenchApplication; service: GET /todos of examples/service):
@@ -24,6 +26,7 @@ cd "$(dirname "$0")/.."
 ROOT=$(pwd)
 
 STARTS=10
+LOAD=0
 TARGETS=fleche-jersey-jar,fleche-jersey-cds,fleche-jersey-aot,fleche-raw,jersey-grizzly,spring,service-jar,service-image
 OUT=
 JAVA25=${JAVA25:-/usr/lib/jvm/temurin-25-jdk-amd64/bin/java}
@@ -33,6 +36,7 @@ while [ $# -gt 0 ]; do
     --starts) STARTS=$2; shift 2 ;;
     --targets) TARGETS=$2; shift 2 ;;
     --out) OUT=$2; shift 2 ;;
+    --load) LOAD=$2; shift 2 ;;
     -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
     *) echo "unknown argument: $1" >&2; exit 1 ;;
   esac
@@ -96,9 +100,9 @@ stop() {
   wait "$pid" 2>/dev/null || true
 }
 
-# One start: prints "ms rss_kb" (ms = spawn to first 200)
+# One start: prints "ms rss_kb loaded_rss_kb" (ms = spawn to first 200; loaded: 0 unless LOAD_NOW=1)
 one_start() {
-  local path=$1 cmd=$2 t0 pid port ms rss
+  local path=$1 cmd=$2 t0 pid port ms rss loaded=0
   t0=$(now_ms)
   read -r pid port < <(spawn "$cmd")
   while [ "$(probe "$port" "$path")" != 200 ]; do
@@ -109,8 +113,13 @@ one_start() {
   ms=$(( $(now_ms) - t0 ))
   sleep 2
   rss=$(awk '/^VmRSS/ {print $2}' "/proc/$pid/status" 2>/dev/null || echo 0)
+  if [ "${LOAD_NOW:-0}" = 1 ] && [ "$LOAD" != 0 ]; then
+    "$JAVA25" -cp "$PERF_JAR" dev.fleche.perf.loadgen.LoadGen -c 50 -t 1 -d "$LOAD" \
+      "http://127.0.0.1:$port$path" > "$TMP/load.log" 2>&1 || echo "load errors: see $TMP/load.log" >&2
+    loaded=$(awk '/^VmRSS/ {print $2}' "/proc/$pid/status" 2>/dev/null || echo 0)
+  fi
   stop "$pid"
-  echo "$ms $rss"
+  echo "$ms $rss $loaded"
 }
 
 # The archives of the -cds and -aot targets: one training start each.
@@ -133,8 +142,8 @@ train() {
 
 median() { sort -n | awk '{a[NR]=$1} END {if (NR%2) print a[(NR+1)/2]; else print int((a[NR/2]+a[NR/2+1])/2)}'; }
 
-table="| target | first 200, median ms | min | max | idle RSS median MB | starts |
-|---|---|---|---|---|---|"
+table="| target | first 200, median ms | min | max | idle RSS median MB | RSS after load MB | starts |
+|---|---|---|---|---|---|---|"
 IFS=, read -ra names <<< "$TARGETS"
 for name in "${names[@]}"; do
   entry=$(command_of "$name" || true)
@@ -143,15 +152,17 @@ for name in "${names[@]}"; do
   train "$name"
   : > "$TMP/$name.txt"
   for i in $(seq 1 "$STARTS"); do
-    one_start "$path" "$cmd" >> "$TMP/$name.txt"
+    LOAD_NOW=$([ "$i" = 1 ] && echo 1 || echo 0) one_start "$path" "$cmd" >> "$TMP/$name.txt"
     echo "$name start $i/$STARTS: $(tail -1 "$TMP/$name.txt")" >&2
   done
   ms=$(cut -d' ' -f1 "$TMP/$name.txt" | median)
   min=$(cut -d' ' -f1 "$TMP/$name.txt" | sort -n | head -1)
   max=$(cut -d' ' -f1 "$TMP/$name.txt" | sort -n | tail -1)
   rss=$(cut -d' ' -f2 "$TMP/$name.txt" | median)
+  loaded=$(head -1 "$TMP/$name.txt" | cut -d' ' -f3)
+  [ "$LOAD" = 0 ] && loaded=- || loaded=$(( loaded / 1024 ))
   table="$table
-| $name | $ms | $min | $max | $(( rss / 1024 )) | $STARTS |"
+| $name | $ms | $min | $max | $(( rss / 1024 )) | $loaded | $STARTS |"
 done
 
 size="| image part | MB |
@@ -164,7 +175,7 @@ if [ -d "$IMAGE" ]; then
   size="$size
 | **total** | **$(du -sm "$IMAGE" | cut -f1)** |"
 fi
-report="## Start-up (perf/startup.sh --starts $STARTS, $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) CPUs)
+report="## Start-up (perf/startup.sh --starts $STARTS --load $LOAD, $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) CPUs)
 
 $table
 
