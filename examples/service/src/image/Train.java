@@ -48,6 +48,21 @@ public final class Train {
         }
     }
 
+    /** Sends, trying a refused connect twice more (a loaded build machine): the run only needs to happen. */
+    private static HttpResponse<String> send(HttpClient http, HttpRequest request) throws Exception {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return http.send(request, HttpResponse.BodyHandlers.ofString());
+            } catch (java.net.ConnectException e) {
+                if (attempt == 3) {
+                    throw e;
+                }
+                System.err.println("retrying " + request.method() + " " + request.uri() + ": " + e);
+                Thread.sleep(200);
+            }
+        }
+    }
+
     private static String expect(HttpClient http, String method, URI uri, String json, int status) throws Exception {
         HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(10));
         if (json != null) {
@@ -55,7 +70,7 @@ public final class Train {
         } else {
             request.method(method, HttpRequest.BodyPublishers.noBody());
         }
-        HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> response = send(http, request.build());
         if (response.statusCode() != status) {
             System.err.println(method + " " + uri + ": " + response.statusCode() + " (expected " + status + ") "
                     + response.body());

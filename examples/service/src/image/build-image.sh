@@ -65,6 +65,10 @@ log "modules: $MODULES (added $EXTRA_MODULES; dropped $DROPPED_MODULES)"
 if [ "$feature" -ge 25 ]; then compress=zip-6 cds=; elif [ "$feature" -ge 21 ]; then compress=zip-6 cds=--generate-cds-archive; else compress=2 cds=--generate-cds-archive; fi
 "$JAVA_HOME/bin/jlink" --add-modules "$MODULES" --output "$OUT/runtime" \
   --strip-debug --no-header-files --no-man-pages --compress="$compress" $cds
+# The native libraries' symbol tables (5 MB of libjvm.so alone; dynamic symbols stay), when strip is there.
+if command -v strip >/dev/null; then
+  find "$OUT/runtime/lib" -name '*.so' -exec strip --strip-unneeded {} +
+fi
 
 # JVM flags for a small pod (<= 2 CPUs, a few hundred MB): serial GC (no GC threads to feed), heap from the
 # container's memory limit, compact object headers on 25+ (JEP 519). JAVA_OPTS adds or overrides at run time.
@@ -78,6 +82,7 @@ fi
 
 log "training run ($RECORD)"
 train_log="$OUT/../image-training.log"
+: > "$train_log" # now, not in the background child: the READY wait must not read a previous run's port
 (
   cd "$OUT"
   # shellcheck disable=SC2086
@@ -92,7 +97,8 @@ train_log="$OUT/../image-training.log"
     sleep 0.1
   done
   [ -n "$port" ] || { kill "$pid"; echo "training server not ready in 30 s" >&2; exit 1; }
-  "$JAVA_HOME/bin/java" "$HERE/Train.java" "$port" 20 || { kill "$pid"; exit 1; }
+  "$JAVA_HOME/bin/java" "$HERE/Train.java" "$port" 20 \
+    || { kill "$pid"; echo "training client failed; the server said:" >&2; cat "$train_log" >&2; exit 1; }
   kill -TERM "$pid"
   wait "$pid" || { cat "$train_log" >&2; echo "training server exit status $?" >&2; exit 1; }
 )
