@@ -4,6 +4,7 @@ import dev.fleche.jersey.internal.BadRequest;
 import dev.fleche.jersey.internal.Deployment;
 import dev.fleche.jersey.internal.ResponseWriter;
 import dev.fleche.jersey.internal.Responses;
+import dev.fleche.jersey.internal.SuspendedWriters;
 import dev.fleche.jersey.internal.Workers;
 import dev.fleche.transport.HttpExchange;
 import dev.fleche.transport.HttpFields;
@@ -47,6 +48,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 public final class FlecheContainer implements Container {
     private final Workers workers;
+    /** Responses suspended now, so that a drain can end them. */
+    private final SuspendedWriters suspended = new SuspendedWriters();
     private final AtomicBoolean attached = new AtomicBoolean();
     private volatile String rootPath = "/";
     /** The application as deployed now; replaced whole on reload. */
@@ -137,7 +140,7 @@ public final class FlecheContainer implements Container {
     }
 
     private void serve(Deployment current, HttpExchange exchange, String path, boolean nonBlocking) {
-        ResponseWriter writer = new ResponseWriter(exchange, current, workers, nonBlocking);
+        ResponseWriter writer = new ResponseWriter(exchange, current, workers, suspended, nonBlocking);
         Throwable escaped = null;
         try {
             current.handler().handle(current.request(exchange, path, writer));
@@ -165,6 +168,15 @@ public final class FlecheContainer implements Container {
         this.rootPath = rootPath;
         deployment = Deployment.of(deployment.handler(), rootPath);
         return this::handle;
+    }
+
+    /**
+     * Drain: ends every suspended response now (SSE and chunked streams closed, other suspends timed out, so the
+     * application's timeout handler answers, else Jersey's {@code 503}) and every one that suspends from now on;
+     * returns how many were ended now.
+     */
+    int endSuspended() {
+        return suspended.endAll();
     }
 
     /** Root path + application path, starting and ending with {@code /}. */

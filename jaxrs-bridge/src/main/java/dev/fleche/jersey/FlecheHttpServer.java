@@ -1,5 +1,6 @@
 package dev.fleche.jersey;
 
+import dev.fleche.jersey.internal.SignalTrap;
 import dev.fleche.transport.HttpServer;
 import dev.fleche.transport.ServerOptions;
 
@@ -64,6 +65,41 @@ public final class FlecheHttpServer implements AutoCloseable {
         } finally {
             lock.unlock();
         }
+    }
+
+    /**
+     * Installs the whole stop sequence for a container: on SIGTERM (or SIGINT) a {@link Drain} with
+     * {@code policy} runs on its own thread (readiness 503, the delay, suspended responses ended, the listener
+     * closed, the grace), then {@code afterStop} (close the database, flush logs), then the process exits with
+     * status 0, or 1 when requests were still open at the end of the grace or {@code afterStop} threw. A second
+     * signal cuts the delay short. Returns the drain, which can also be run directly.
+     */
+    public Drain drainOnSigterm(DrainPolicy policy, Runnable afterStop) {
+        Drain drain = new Drain(this, policy);
+        SignalTrap.install(() -> System.exit(drainAndStop(drain, afterStop) ? 0 : 1), drain::skipDelay);
+        return drain;
+    }
+
+    private static boolean drainAndStop(Drain drain, Runnable afterStop) {
+        boolean clean = false;
+        try {
+            clean = drain.run().clean();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            try {
+                afterStop.run();
+            } catch (RuntimeException e) {
+                System.getLogger(Drain.class.getName()).log(System.Logger.Level.ERROR, "afterStop failed", e);
+                clean = false;
+            }
+        }
+        return clean;
+    }
+
+    /** A {@link Drain} of this server with {@code policy}, not tied to a signal: call {@link Drain#run()}. */
+    public Drain drain(DrainPolicy policy) {
+        return new Drain(this, policy);
     }
 
     /** {@link #stop(Duration)} with no grace period. */

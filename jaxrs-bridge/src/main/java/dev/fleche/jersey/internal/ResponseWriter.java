@@ -66,6 +66,8 @@ public final class ResponseWriter implements ContainerResponseWriter {
     private final Workers workers;
     private final boolean nonBlocking;
     private final Deployment deployment;
+    /** Where the writer registers while suspended, so that a drain can end it. */
+    private final SuspendedWriters suspendedWriters;
     /** Created on the first suspend: most responses never suspend. */
     private volatile SuspendTimer timer;
     /** Created when the request asks for it (request property {@code dev.fleche.connection}). */
@@ -81,8 +83,10 @@ public final class ResponseWriter implements ContainerResponseWriter {
     private int disconnectRetries; // reactor thread only
 
     /** The writer of {@code exchange}'s response; {@code nonBlocking} when it runs on the reactor. */
-    public ResponseWriter(HttpExchange exchange, Deployment deployment, Workers workers, boolean nonBlocking) {
+    public ResponseWriter(HttpExchange exchange, Deployment deployment, Workers workers,
+                          SuspendedWriters suspendedWriters, boolean nonBlocking) {
         this.exchange = exchange;
+        this.suspendedWriters = suspendedWriters;
         this.settings = deployment.settings();
         this.workers = workers;
         this.nonBlocking = nonBlocking;
@@ -171,6 +175,11 @@ public final class ResponseWriter implements ContainerResponseWriter {
         }
         if (done != 0) {
             suspendTimer.close(); // completed meanwhile: the timer must not outlive the response
+        } else if (suspended) {
+            suspendedWriters.register(this);
+            if (done != 0) {
+                suspendedWriters.remove(this); // completed meanwhile
+            }
         }
         return suspended;
     }
@@ -278,14 +287,42 @@ public final class ResponseWriter implements ContainerResponseWriter {
             return false;
         }
         SuspendTimer current = timer;
-        if (current != null) {
+        if (current != null) { // only a writer that suspended has a timer, or is registered
             current.close();
+            suspendedWriters.remove(this);
         }
         ExchangeConnection handle = connection;
         if (handle != null) {
             handle.end();
         }
         return true;
+    }
+
+    /**
+     * The container drains: a chunked entity (an SSE sink) is closed, which ends its body; any other suspended
+     * response times out now (the application's timeout handler, else Jersey's {@code 503}).
+     */
+    void endForDrain() {
+        if (done != 0) {
+            return;
+        }
+        ChunkedOutput<?> stream = chunked;
+        if (stream != null) {
+            if (!workers.tryExecute(() -> closeChunked(stream))) {
+                closeChunked(stream);
+            }
+            return;
+        }
+        SuspendTimer current = timer;
+        expired(current == null ? null : current.handler());
+    }
+
+    private static void closeChunked(ChunkedOutput<?> stream) {
+        try {
+            stream.close();
+        } catch (IOException | RuntimeException e) {
+            LOG.log(System.Logger.Level.DEBUG, "closing a chunked output for a drain failed", e);
+        }
     }
 
     /** Reactor: the client of a suspended exchange left; tell the application from a worker. */

@@ -113,6 +113,13 @@ public final class TodoStore implements AutoCloseable {
                 rs.wasNull() ? null : priority);
     }
 
+    /** Whether the database answers a trivial query within {@code timeoutSeconds} (a readiness check). */
+    public boolean isReachable(int timeoutSeconds) throws SQLException {
+        try (Connection c = pool.getConnection()) {
+            return c.isValid(timeoutSeconds);
+        }
+    }
+
     @Override
     public void close() {
         pool.dispose();

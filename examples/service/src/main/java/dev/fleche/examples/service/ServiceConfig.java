@@ -1,0 +1,69 @@
+package dev.fleche.examples.service;
+
+import dev.fleche.jersey.DrainPolicy;
+
+import java.time.Duration;
+import java.util.Map;
+
+/**
+ * The service's settings, read once by {@code main} from the environment (the container way) and the command
+ * line; everything else gets them from here.
+ *
+ * <table>
+ *   <caption>Settings</caption>
+ *   <tr><th>source</th><th>meaning</th><th>default</th></tr>
+ *   <tr><td>first argument, else {@code PORT}</td><td>TCP port on all interfaces; 0 picks a free one</td><td>8080</td></tr>
+ *   <tr><td>{@code DATABASE_URL}</td><td>H2 JDBC URL of the to-do store</td><td>{@code jdbc:h2:mem:todos;DB_CLOSE_DELAY=-1}</td></tr>
+ *   <tr><td>{@code DRAIN_DELAY_SECONDS}</td><td>serve on after readiness went 503 (SIGTERM)</td><td>5</td></tr>
+ *   <tr><td>{@code DRAIN_GRACE_SECONDS}</td><td>time for requests in flight once the listener closed</td><td>10</td></tr>
+ *   <tr><td>{@code BIND_HOST}</td><td>address to listen on</td><td>{@code 0.0.0.0}</td></tr>
+ * </table>
+ *
+ * @param host   the address to bind
+ * @param port   the port to bind (0: any free one)
+ * @param jdbcUrl the to-do database
+ * @param drain  the drain on SIGTERM
+ */
+public record ServiceConfig(String host, int port, String jdbcUrl, DrainPolicy drain) {
+    public ServiceConfig {
+        if (port < 0 || port > 65535) {
+            throw new IllegalArgumentException("port must be 0..65535: " + port);
+        }
+        if (jdbcUrl == null || !jdbcUrl.startsWith("jdbc:h2:")) {
+            throw new IllegalArgumentException("DATABASE_URL must be an H2 URL (jdbc:h2:...): " + jdbcUrl);
+        }
+        if (host == null || host.isBlank()) {
+            throw new IllegalArgumentException("host must not be blank");
+        }
+    }
+
+    /** The settings from {@code args} and {@code env} (see the table). */
+    public static ServiceConfig from(String[] args, Map<String, String> env) {
+        String port = args.length > 0 ? args[0] : env.getOrDefault("PORT", "8080");
+        return new ServiceConfig(env.getOrDefault("BIND_HOST", "0.0.0.0"),
+                integer("port", port),
+                env.getOrDefault("DATABASE_URL", "jdbc:h2:mem:todos;DB_CLOSE_DELAY=-1"),
+                new DrainPolicy(seconds(env, "DRAIN_DELAY_SECONDS", 5), seconds(env, "DRAIN_GRACE_SECONDS", 10)));
+    }
+
+    private static Duration seconds(Map<String, String> env, String name, int otherwise) {
+        String value = env.get(name);
+        return Duration.ofMillis(Math.round((value == null ? otherwise : number(name, value)) * 1000));
+    }
+
+    private static double number(String name, String value) {
+        try {
+            return Double.parseDouble(value);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(name + " must be a number of seconds: " + value, e);
+        }
+    }
+
+    private static int integer(String name, String value) {
+        try {
+            return Integer.parseInt(value.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(name + " must be an integer: " + value, e);
+        }
+    }
+}

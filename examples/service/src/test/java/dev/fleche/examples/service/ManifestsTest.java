@@ -1,0 +1,211 @@
+package dev.fleche.examples.service;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.MappingIterator;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.fleche.jersey.Health;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.w3c.dom.Document;
+import org.w3c.dom.Element;
+import org.w3c.dom.NodeList;
+
+import javax.xml.parsers.DocumentBuilderFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * No Docker engine or cluster runs here, so the shipping files are checked against each other and against the
+ * image layout by parsing them: the Dockerfile (stages, COPY --from, ENTRYPOINT as JSON), the Kubernetes manifests
+ * (YAML, every document), the pom (the launcher's name and the image script's arguments) and the service's own
+ * defaults ({@link Health}, {@link ServiceConfig}).
+ */
+@Timeout(30)
+class ManifestsTest {
+    static final Path MODULE = Path.of("").toAbsolutePath();
+    static DockerfileModel docker;
+    static Map<String, JsonNode> kube;
+    static String serviceName;
+    static List<String> imageScriptArgs;
+
+    @BeforeAll
+    static void read() throws Exception {
+        docker = DockerfileModel.read(MODULE.resolve("Dockerfile"));
+        kube = new HashMap<>();
+        try (MappingIterator<JsonNode> documents = new YAMLMapper()
+                .readerFor(JsonNode.class).readValues(MODULE.resolve("deploy/k8s/todo-service.yaml").toFile())) {
+            while (documents.hasNext()) {
+                JsonNode document = documents.next();
+                assertNull(kube.put(document.path("kind").asText(), document), "one document per kind");
+            }
+        }
+        Document pom = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(MODULE.resolve("pom.xml").toFile());
+        serviceName = text(pom.getDocumentElement(), "properties", "service.name");
+        imageScriptArgs = new ArrayList<>();
+        NodeList executions = pom.getElementsByTagName("execution");
+        for (int i = 0; i < executions.getLength(); i++) {
+            Element execution = (Element) executions.item(i);
+            if ("build-image".equals(text(execution, "id"))) {
+                NodeList args = execution.getElementsByTagName("argument");
+                for (int j = 0; j < args.getLength(); j++) {
+                    imageScriptArgs.add(args.item(j).getTextContent().strip());
+                }
+            }
+        }
+    }
+
+    private static void assertNull(Object value, String message) {
+        assertTrue(value == null, message);
+    }
+
+    private static String text(Element parent, String... path) {
+        Element current = parent;
+        for (String name : path) {
+            Element next = null;
+            for (org.w3c.dom.Node child = current.getFirstChild(); child != null; child = child.getNextSibling()) {
+                if (child instanceof Element && ((Element) child).getTagName().equals(name)) {
+                    next = (Element) child;
+                    break;
+                }
+            }
+            assertNotNull(next, "no <" + name + "> under <" + current.getTagName() + ">");
+            current = next;
+        }
+        return current.getTextContent().strip();
+    }
+
+    private static JsonNode container() {
+        JsonNode containers = kube.get("Deployment").at("/spec/template/spec/containers");
+        assertEquals(1, containers.size());
+        return containers.get(0);
+    }
+
+    private static Map<String, String> containerEnv() {
+        Map<String, String> env = new HashMap<>();
+        for (JsonNode variable : container().path("env")) {
+            env.put(variable.path("name").asText(), variable.path("value").asText());
+        }
+        return env;
+    }
+
+    /** {@code ENV A=1 B=2} of the final stage. */
+    private static Map<String, String> dockerEnv() {
+        Map<String, String> env = new HashMap<>();
+        for (DockerfileModel.Instruction instruction : docker.last().all("ENV")) {
+            for (String pair : instruction.args()) {
+                String[] split = pair.split("=", 2);
+                env.put(split[0], split[1]);
+            }
+        }
+        return env;
+    }
+
+    @Test
+    void theImageScriptWritesTheLauncherTheEntrypointStarts() throws Exception {
+        assertEquals("todo-service", serviceName);
+        assertEquals("${project.basedir}/src/image/build-image.sh", imageScriptArgs.get(0));
+        assertEquals("${service.name}", imageScriptArgs.get(1), "the script's NAME is the launcher's name");
+        assertEquals("${project.build.directory}/image", imageScriptArgs.get(4), "the image directory");
+        String script = Files.readString(MODULE.resolve("src/image/build-image.sh"), StandardCharsets.UTF_8);
+        assertTrue(script.contains("NAME=$1 APP_JAR=$2 DEPS=$3 OUT=$4"), "the script's argument order");
+        assertTrue(script.contains("cat > \"$OUT/bin/$NAME\""), "the script writes bin/NAME");
+
+        DockerfileModel.Stage build = docker.stage("build");
+        String workdir = build.last("WORKDIR").args().get(0);
+        DockerfileModel.Instruction run = build.last("RUN");
+        assertTrue(run.raw().contains("-Pimage") && run.raw().contains("-pl examples/service"), run.raw());
+
+        DockerfileModel.Stage runtime = docker.last();
+        List<DockerfileModel.Instruction> copies = runtime.all("COPY");
+        assertEquals(1, copies.size(), "only the image directory is copied");
+        DockerfileModel.Instruction copy = copies.get(0);
+        assertEquals("build", copy.flag("from"));
+        assertEquals(workdir + "/examples/service/target/image", copy.args().get(0));
+        String installed = copy.args().get(1);
+        List<String> entrypoint = runtime.last("ENTRYPOINT").args();
+        assertEquals(List.of(installed + "/bin/" + serviceName), entrypoint, "exec form, the launcher alone");
+    }
+
+    @Test
+    void theRuntimeStageIsSlimNonRootAndDrainsOnSigterm() {
+        DockerfileModel.Stage runtime = docker.last();
+        assertFalse(runtime.image().contains("jdk") || runtime.image().contains("maven"),
+                "no JDK in the runtime stage: " + runtime.image());
+        String user = runtime.last("USER").args().get(0).split(":")[0];
+        assertFalse(user.equals("0") || user.equals("root"), "non-root user");
+        assertEquals(List.of("SIGTERM"), runtime.last("STOPSIGNAL").args());
+        Map<String, String> env = dockerEnv();
+        assertEquals(runtime.last("EXPOSE").args(), List.of(env.get("PORT")));
+        ServiceConfig config = ServiceConfig.from(new String[0], env);
+        assertEquals(Integer.parseInt(env.get("PORT")), config.port(), "the service reads PORT");
+    }
+
+    @Test
+    void probesAskTheHealthPathsOnTheServedPort() {
+        Health defaults = Health.builder().build();
+        JsonNode container = container();
+        JsonNode port = container.path("ports").get(0);
+        int containerPort = port.path("containerPort").asInt();
+        String portName = port.path("name").asText();
+        assertEquals(Integer.parseInt(containerEnv().get("PORT")), containerPort, "PORT is the container port");
+        assertEquals(dockerEnv().get("PORT"), Integer.toString(containerPort), "the Dockerfile's PORT");
+
+        Map<String, String> expected = Map.of("startupProbe", defaults.readyPath(),
+                "readinessProbe", defaults.readyPath(), "livenessProbe", defaults.livePath());
+        for (Map.Entry<String, String> probe : expected.entrySet()) {
+            JsonNode get = container.path(probe.getKey()).path("httpGet");
+            assertEquals("/" + probe.getValue(), get.path("path").asText(), probe.getKey());
+            JsonNode probePort = get.path("port");
+            assertTrue(probePort.isInt() ? probePort.asInt() == containerPort : probePort.asText().equals(portName),
+                    probe.getKey() + " port " + probePort);
+        }
+        JsonNode limits = container.at("/resources/limits");
+        JsonNode requests = container.at("/resources/requests");
+        assertFalse(limits.path("memory").asText().isEmpty() || requests.path("memory").asText().isEmpty());
+        assertFalse(requests.path("cpu").asText().isEmpty());
+    }
+
+    @Test
+    void terminationGraceOutlastsTheDrain() {
+        ServiceConfig config = ServiceConfig.from(new String[0], containerEnv());
+        long drainSeconds = config.drain().total().toSeconds();
+        long grace = kube.get("Deployment").at("/spec/template/spec/terminationGracePeriodSeconds").asLong();
+        assertTrue(grace > drainSeconds, "terminationGracePeriodSeconds " + grace + " <= delay + grace " + drainSeconds);
+        assertEquals(ServiceConfig.from(new String[0], dockerEnv()).drain(), config.drain(),
+                "the Dockerfile and the Deployment give the same drain");
+    }
+
+    @Test
+    void theServiceAndTheAutoscalerPointAtTheDeployment() {
+        JsonNode deployment = kube.get("Deployment");
+        String name = deployment.at("/metadata/name").asText();
+        JsonNode labels = deployment.at("/spec/template/metadata/labels");
+        assertEquals(deployment.at("/spec/selector/matchLabels"), labels);
+
+        JsonNode service = kube.get("Service");
+        assertEquals(labels, service.at("/spec/selector"), "the Service selects the pods");
+        JsonNode target = service.at("/spec/ports/0/targetPort");
+        JsonNode port = container().path("ports").get(0);
+        assertTrue(target.isInt() ? target.asInt() == port.path("containerPort").asInt()
+                : target.asText().equals(port.path("name").asText()), "targetPort " + target);
+
+        JsonNode hpa = kube.get("HorizontalPodAutoscaler");
+        assertEquals("autoscaling/v2", hpa.path("apiVersion").asText());
+        assertEquals("Deployment", hpa.at("/spec/scaleTargetRef/kind").asText());
+        assertEquals(name, hpa.at("/spec/scaleTargetRef/name").asText());
+        assertTrue(hpa.at("/spec/minReplicas").asInt() >= 1
+                && hpa.at("/spec/maxReplicas").asInt() >= hpa.at("/spec/minReplicas").asInt());
+        assertFalse(container().at("/resources/requests/cpu").isMissingNode(), "CPU utilization needs a request");
+    }
+}

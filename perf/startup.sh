@@ -1,0 +1,188 @@
+#!/usr/bin/env bash
+# Start-up to first 200, image size and idle RSS of the shipping variants (issue 14). Run on a quiet machine:
+#
+#   perf/startup.sh [--starts N] [--targets a,b,...] [--load S] [--out FILE]
+#
+# Each start: spawn -> the port probed every 10 ms (bash /dev/tcp, no process per probe) -> first "200" on the
+# target's path; then RSS (VmRSS) 2 s later with no traffic; then SIGTERM. The median, min and max over N starts
+# (default 10) go into a Markdown table on stdout (and --out). With --load S (issue 14 asks for 60), the first start
+# of each target also gets S seconds of closed-loop load (the project's LoadGen, 50 connections) on its path,
+# and its RSS is read right after ("RSS after load"). Archives are made first by one training start each
+# (the same requests, 20 rounds), in perf/results/tmp/startup/.
+#
+# Targets (hello: GET /hello of the perf module's BenchApplication; service: GET /todos of examples/service):
+#   fleche-jersey-jar     hello  JDK 25, plain class path (perf/target/fleche-perf.jar)
+#   fleche-jersey-cds     hello  JDK 17, AppCDS archive (-XX:ArchiveClassesAtExit from a training start)
+#   fleche-jersey-aot     hello  JDK 25, AOT cache (-XX:AOTCacheOutput from a training start)
+#   fleche-raw            hello  JDK 25, the raw Fleche transport (FlecheRawPeer)
+#   jersey-grizzly        hello  JDK 25, perf/peers/jersey-grizzly (built by perf/bench.sh)
+#   spring                hello  JDK 25, perf/peers/spring (built by perf/bench.sh)
+#   service-jar           service JDK 25, plain class path (the image's app/ jars on the full JDK)
+#   service-image         service the image: examples/service/target/image/bin/todo-service (jlink + AOT cache)
+# Needs: perf/target/fleche-perf.jar (mvn -B -DskipTests package -pl perf -am) and the image
+# (mvn -B -Pimage -DskipTests package -pl examples/service -am); missing peers are skipped with a note.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$(pwd)
+
+STARTS=10
+LOAD=0
+TARGETS=fleche-jersey-jar,fleche-jersey-cds,fleche-jersey-aot,fleche-raw,jersey-grizzly,spring,service-jar,service-image
+OUT=
+JAVA25=${JAVA25:-/usr/lib/jvm/temurin-25-jdk-amd64/bin/java}
+JAVA17=${JAVA17:-/usr/lib/jvm/java-17-openjdk-amd64/bin/java}
+while [ $# -gt 0 ]; do
+  case $1 in
+    --starts) STARTS=$2; shift 2 ;;
+    --targets) TARGETS=$2; shift 2 ;;
+    --out) OUT=$2; shift 2 ;;
+    --load) LOAD=$2; shift 2 ;;
+    -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
+    *) echo "unknown argument: $1" >&2; exit 1 ;;
+  esac
+done
+TMP=$ROOT/perf/results/tmp/startup
+IMAGE=$ROOT/examples/service/target/image
+PERF_JAR=$ROOT/perf/target/fleche-perf.jar
+mkdir -p "$TMP"
+FLAGS="-Xms64m -Xmx512m"
+
+now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
+
+# status code of GET PATH on 127.0.0.1:PORT, or 000
+probe() {
+  local port=$1 path=$2 line
+  { exec 3<>"/dev/tcp/127.0.0.1/$port"; } 2>/dev/null || { echo 000; return; }
+  printf 'GET %s HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n' "$path" >&3
+  IFS= read -r -t 2 line <&3 || line=
+  exec 3>&-
+  line=${line#HTTP/1.1 }
+  echo "${line:0:3}"
+}
+
+free_port() {
+  local port=$(( 20000 + RANDOM % 20000 ))
+  while [ "$(probe "$port" /)" != 000 ]; do port=$(( port + 1 )); done
+  echo "$port"
+}
+
+service_cp() { (cd "$IMAGE" && ls app/*.jar | LC_ALL=C sort | sed "s|^|$IMAGE/|" | paste -sd: -); }
+
+# NAME -> "PATH<TAB>command with PORT" ; empty when the target cannot run here
+command_of() {
+  case $1 in
+    fleche-jersey-jar) echo "/hello	$JAVA25 $FLAGS -cp $PERF_JAR dev.fleche.perf.fleche.FlecheJerseyPeer PORT" ;;
+    fleche-jersey-cds) echo "/hello	$JAVA17 $FLAGS -XX:SharedArchiveFile=$TMP/hello.jsa -cp $PERF_JAR dev.fleche.perf.fleche.FlecheJerseyPeer PORT" ;;
+    fleche-jersey-aot) echo "/hello	$JAVA25 $FLAGS -XX:AOTCache=$TMP/hello.aot -cp $PERF_JAR dev.fleche.perf.fleche.FlecheJerseyPeer PORT" ;;
+    fleche-raw) echo "/hello	$JAVA25 $FLAGS -cp $PERF_JAR dev.fleche.perf.fleche.FlecheRawPeer PORT" ;;
+    jersey-grizzly|spring)
+      local jar=$ROOT/perf/peers/$1/target/$1-peer.jar
+      [ -f "$jar" ] && echo "/hello	$JAVA25 $FLAGS -jar $jar PORT" ;;
+    service-jar) echo "/todos	$JAVA25 $FLAGS -cp $(service_cp) dev.fleche.examples.service.TodoService PORT" ;;
+    service-image) echo "/todos	$IMAGE/bin/todo-service PORT" ;;
+    *) echo "unknown target: $1" >&2; exit 1 ;;
+  esac
+}
+
+# Starts CMD (PORT replaced) with drain settings for the service; prints "pid port".
+spawn() {
+  local cmd=$1 port
+  port=$(free_port)
+  env DRAIN_DELAY_SECONDS=0 DRAIN_GRACE_SECONDS=1 ${cmd//PORT/$port} > "$TMP/last.log" 2>&1 &
+  echo "$! $port"
+}
+
+stop() {
+  local pid=$1
+  kill -TERM "$pid" 2>/dev/null || return 0
+  for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || { wait "$pid" 2>/dev/null || true; return 0; }; sleep 0.1; done
+  kill -KILL "$pid" 2>/dev/null || true
+  wait "$pid" 2>/dev/null || true
+}
+
+# One start: prints "ms rss_kb loaded_rss_kb" (ms = spawn to first 200; loaded: 0 unless LOAD_NOW=1)
+one_start() {
+  local path=$1 cmd=$2 t0 pid port ms rss loaded=0
+  t0=$(now_ms)
+  read -r pid port < <(spawn "$cmd")
+  while [ "$(probe "$port" "$path")" != 200 ]; do
+    kill -0 "$pid" 2>/dev/null || { echo "the target died:" >&2; cat "$TMP/last.log" >&2; return 1; }
+    [ $(( $(now_ms) - t0 )) -lt 60000 ] || { stop "$pid"; echo "no 200 within 60 s" >&2; return 1; }
+    sleep 0.01
+  done
+  ms=$(( $(now_ms) - t0 ))
+  sleep 2
+  rss=$(awk '/^VmRSS/ {print $2}' "/proc/$pid/status" 2>/dev/null || echo 0)
+  if [ "${LOAD_NOW:-0}" = 1 ] && [ "$LOAD" != 0 ]; then
+    "$JAVA25" -cp "$PERF_JAR" dev.fleche.perf.loadgen.LoadGen -c 50 -t 1 -d "$LOAD" \
+      "http://127.0.0.1:$port$path" > "$TMP/load.log" 2>&1 || echo "load errors: see $TMP/load.log" >&2
+    loaded=$(awk '/^VmRSS/ {print $2}' "/proc/$pid/status" 2>/dev/null || echo 0)
+  fi
+  stop "$pid"
+  echo "$ms $rss $loaded"
+}
+
+# The archives of the -cds and -aot targets: one training start each.
+train() {
+  local name=$1 record cmd pid port
+  case $name in
+    fleche-jersey-cds) [ -f "$TMP/hello.jsa" ] && return 0
+      record="$JAVA17 $FLAGS -XX:ArchiveClassesAtExit=$TMP/hello.jsa" ;;
+    fleche-jersey-aot) [ -f "$TMP/hello.aot" ] && return 0
+      record="$JAVA25 $FLAGS -XX:AOTCacheOutput=$TMP/hello.aot" ;;
+    *) return 0 ;;
+  esac
+  cmd="$record -cp $PERF_JAR dev.fleche.perf.fleche.FlecheJerseyPeer PORT"
+  read -r pid port < <(spawn "$cmd")
+  until [ "$(probe "$port" /hello)" = 200 ]; do kill -0 "$pid" || return 1; sleep 0.05; done
+  for _ in $(seq 1 20); do probe "$port" /hello > /dev/null; probe "$port" /json > /dev/null; done
+  stop "$pid"
+  echo "trained $name" >&2
+}
+
+median() { sort -n | awk '{a[NR]=$1} END {if (NR%2) print a[(NR+1)/2]; else print int((a[NR/2]+a[NR/2+1])/2)}'; }
+
+table="| target | first 200, median ms | min | max | idle RSS median MB | RSS after load MB | starts |
+|---|---|---|---|---|---|---|"
+IFS=, read -ra names <<< "$TARGETS"
+for name in "${names[@]}"; do
+  entry=$(command_of "$name" || true)
+  if [ -z "$entry" ]; then echo "skipped $name: not built here" >&2; continue; fi
+  path=${entry%%	*} cmd=${entry#*	}
+  train "$name"
+  : > "$TMP/$name.txt"
+  for i in $(seq 1 "$STARTS"); do
+    LOAD_NOW=$([ "$i" = 1 ] && echo 1 || echo 0) one_start "$path" "$cmd" >> "$TMP/$name.txt"
+    echo "$name start $i/$STARTS: $(tail -1 "$TMP/$name.txt")" >&2
+  done
+  ms=$(cut -d' ' -f1 "$TMP/$name.txt" | median)
+  min=$(cut -d' ' -f1 "$TMP/$name.txt" | sort -n | head -1)
+  max=$(cut -d' ' -f1 "$TMP/$name.txt" | sort -n | tail -1)
+  rss=$(cut -d' ' -f2 "$TMP/$name.txt" | median)
+  loaded=$(head -1 "$TMP/$name.txt" | cut -d' ' -f3)
+  [ "$LOAD" = 0 ] && loaded=- || loaded=$(( loaded / 1024 ))
+  table="$table
+| $name | $ms | $min | $max | $(( rss / 1024 )) | $loaded | $STARTS |"
+done
+
+size="| image part | MB |
+|---|---|"
+if [ -d "$IMAGE" ]; then
+  for part in runtime app lib bin; do
+    size="$size
+| $part | $(du -sm "$IMAGE/$part" | cut -f1) |"
+  done
+  size="$size
+| **total** | **$(du -sm "$IMAGE" | cut -f1)** |"
+fi
+report="## Start-up (perf/startup.sh --starts $STARTS --load $LOAD, $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) CPUs)
+
+$table
+
+### Image directory ($IMAGE)
+
+$size
+
+JDK modules: $(cat "$IMAGE/runtime/release" 2>/dev/null | sed -n 's/^MODULES=//p')"
+echo "$report"
+[ -z "$OUT" ] || echo "$report" > "$OUT"
