@@ -108,8 +108,9 @@ public final class HttpServer implements AutoCloseable {
     }
 
     /**
-     * Stops gracefully: stops accepting, closes idle connections, lets exchanges in flight finish for up to
-     * {@code grace}, then closes whatever is left and ends the threads. Returns whether everything finished within
+     * Stops gracefully: stops accepting; lets exchanges in flight finish for up to {@code grace}, their responses
+     * saying {@code Connection: close}; gives an idle keep-alive connection one second for a request already on its
+     * way (answered the same way) before closing it; then closes whatever is left and ends the threads. Returns whether everything finished within
      * the grace period. Idempotent; blocks until the threads have ended.
      */
     public boolean stop(Duration grace) throws InterruptedException {

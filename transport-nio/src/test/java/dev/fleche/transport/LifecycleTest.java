@@ -129,6 +129,34 @@ class LifecycleTest {
     }
 
     @Test
+    void aRequestSentOnAnIdleConnectionAsTheStopBeginsIsAnsweredWithClose() throws Exception {
+        // Closing idle connections at once would lose a request already on its way (a keep-alive client under load
+        // sends its next request as soon as it has read a response): the drain answers it, then closes.
+        server = start(RawClient.loopback().reactors(1), hello());
+        try (RawClient client = RawClient.connect(server)) {
+            client.send(GET);
+            assertEquals(HELLO, client.readResponse());
+            CompletableFuture<Boolean> stopped = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return server.stop(Duration.ofSeconds(10));
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+            }, workers);
+            String response = "";
+            for (int i = 0; i < 5_000 && !response.contains("Connection: close"); i++) {
+                client.send(GET); // keeps sending as a loaded client would, until the drain has begun
+                response = client.readResponse();
+                java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
+            }
+            assertEquals(HELLO.replace("Content-Length: 6\r\n", "Content-Length: 6\r\nConnection: close\r\n"),
+                    response, "the request sent during the drain was answered, and the connection closes after it");
+            client.assertEof();
+            assertTrue(stopped.get(5, SECONDS));
+        }
+    }
+
+    @Test
     void stopWithARequestThatNeverFinishesReturnsFalseAfterTheGracePeriod() throws Exception {
         CountDownLatch slowStarted = new CountDownLatch(1);
         server = start(RawClient.loopback(), slowOrHello(slowStarted));

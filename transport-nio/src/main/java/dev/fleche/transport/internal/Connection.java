@@ -101,6 +101,12 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
         }
     }
 
+    /**
+     * Graceful stop: how long a connection with no request in flight stays open for a request already on its way
+     * (answered with {@code Connection: close}) before it closes. Closing at once would lose a request the client
+     * sent just before it saw the close (RFC 9112 9.6); the stop's grace bounds it.
+     */
+    static final long DRAIN_IDLE_NANOS = 1_000_000_000L;
     /** Lingering close (RFC 9112 9.6): how long and how much unread input to discard after the last response. */
     private static final long LINGER_NANOS = 2_000_000_000L;
     private static final long LINGER_BYTES = 1024 * 1024;
@@ -662,8 +668,14 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
             }
             recheck = Math.min(recheck, due);
         }
+        if (state == State.IDLE && reactor.isDraining()
+                && reactor.drainStarted() + DRAIN_IDLE_NANOS - now <= 0 && !outbound.queued()) {
+            close("stop");
+            return;
+        }
         long due = switch (state) {
-            case IDLE -> since + options.idleTimeout().toNanos();
+            case IDLE -> reactor.isDraining() ? Math.min(since + options.idleTimeout().toNanos(),
+                    reactor.drainStarted() + DRAIN_IDLE_NANOS) : since + options.idleTimeout().toNanos();
             case READING_HEAD -> since + options.headerTimeout().toNanos();
             case READING_BODY, STREAMING_BODY, DISCARDING_BODY ->
                     readPaused ? recheck : since + options.bodyTimeout().toNanos();
@@ -695,10 +707,14 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
 
     // ---------------------------------------------------------------- shutdown
 
-    /** Graceful stop: close now when no request is in flight, else after its response. */
+    /**
+     * Graceful stop: a connection with a request in flight closes after its response (which says
+     * {@code Connection: close}); an idle one closes once it has had {@link #DRAIN_IDLE_NANOS} for a request already
+     * on its way — see {@link #expire}.
+     */
     void drain() {
-        if ((state == State.IDLE || state == State.READING_HEAD) && !outbound.pending()) {
-            close("stop");
+        if (state == State.IDLE) {
+            armTimer(reactor.drainStarted() + DRAIN_IDLE_NANOS);
         }
     }
 

@@ -63,6 +63,8 @@ public final class Reactor implements Runnable {
     private volatile Thread thread;
     private volatile boolean running = true;
     private boolean draining;
+    /** When the graceful stop began (the reactor's clock); meaningful while {@link #draining}. */
+    private long drainStarted;
     private CountDownLatch drained;
     long now;
 
@@ -245,6 +247,7 @@ public final class Reactor implements Runnable {
         CountDownLatch latch = new CountDownLatch(1);
         execute(() -> {
             draining = true;
+            drainStarted = now;
             drained = latch;
             for (Connection c : new ArrayList<>(connections)) {
                 c.drain();
@@ -258,6 +261,11 @@ public final class Reactor implements Runnable {
 
     boolean isDraining() {
         return draining;
+    }
+
+    /** When the graceful stop began, on the reactor's clock; only while {@link #isDraining()}. */
+    long drainStarted() {
+        return drainStarted;
     }
 
     /** Ends the loop, closing every connection still open; waits for the thread to end. */
