@@ -85,6 +85,7 @@ public final class Drain {
                     + (health == null ? "not registered" : "503"));
             delayOver.await(policy.delay().toNanos(), TimeUnit.NANOSECONDS);
             phase = Phase.STOPPING;
+            server.transport().beginStop(); // answers from now on say Connection: close
             int ended = server.container().endSuspended();
             LOG.log(System.Logger.Level.INFO, () -> "drain.stop suspended ended=" + ended + ", grace "
                     + policy.grace().toMillis() + " ms");

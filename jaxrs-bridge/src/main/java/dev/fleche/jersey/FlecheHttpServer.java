@@ -46,8 +46,10 @@ public final class FlecheHttpServer implements AutoCloseable {
     }
 
     /**
-     * Stops: no new connections, requests in flight get up to {@code grace} to finish, then the rest are closed;
-     * then {@code onShutdown}. Returns whether everything finished in time. Idempotent.
+     * Stops: no new connections; suspended requests are ended at once (long-polls answered by their timeout
+     * handler, else {@code 503}; SSE and chunked streams closed); requests in flight get up to {@code grace} to
+     * finish, every response saying {@code Connection: close}; then the rest are closed and {@code onShutdown}
+     * runs. Returns whether everything finished in time. Idempotent.
      */
     public boolean stop(Duration grace) throws InterruptedException {
         lock.lock();
@@ -58,6 +60,8 @@ public final class FlecheHttpServer implements AutoCloseable {
             }
             stopped = true;
             try {
+                transport.beginStop(); // first, so that what the container answers now says Connection: close
+                container.endSuspended();
                 return transport.stop(grace);
             } finally {
                 container.serverStopped();

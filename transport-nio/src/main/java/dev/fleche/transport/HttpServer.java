@@ -35,6 +35,8 @@ public final class HttpServer implements AutoCloseable {
     private Reactor[] reactors;
     private Acceptor acceptor;
     private Thread acceptorThread;
+    /** One per reactor once the graceful stop has begun ({@link #beginStop()}); null before. */
+    private CountDownLatch[] drains;
     private volatile boolean started;
     private volatile boolean stopped;
 
@@ -108,10 +110,9 @@ public final class HttpServer implements AutoCloseable {
     }
 
     /**
-     * Stops gracefully: stops accepting; lets exchanges in flight finish for up to {@code grace}, their responses
-     * saying {@code Connection: close}; gives an idle keep-alive connection one second for a request already on its
-     * way (answered the same way) before closing it; then closes whatever is left and ends the threads. Returns whether everything finished within
-     * the grace period. Idempotent; blocks until the threads have ended.
+     * Stops gracefully: {@link #beginStop()} (unless called before), then lets exchanges in flight finish for up to
+     * {@code grace}, closes whatever is left and ends the threads. Returns whether everything finished within the
+     * grace period. Idempotent; blocks until the threads have ended.
      */
     public boolean stop(Duration grace) throws InterruptedException {
         lifecycle.lock();
@@ -119,6 +120,7 @@ public final class HttpServer implements AutoCloseable {
             if (!started || stopped) {
                 return true;
             }
+            beginStopLocked();
             stopped = true;
             return shutdown(grace);
         } finally {
@@ -126,17 +128,40 @@ public final class HttpServer implements AutoCloseable {
         }
     }
 
-    private boolean shutdown(Duration grace) throws InterruptedException {
+    /**
+     * The first half of {@link #stop}, without waiting: stops accepting; from now on every response says
+     * {@code Connection: close} and its connection closes after it; an idle keep-alive connection gets one second
+     * for a request already on its way (answered the same way) before it closes. Lets a layer above answer what it
+     * holds (suspended requests) with those responses before {@code stop} waits. Idempotent.
+     */
+    public void beginStop() throws InterruptedException {
+        lifecycle.lock();
+        try {
+            if (started && !stopped) {
+                beginStopLocked();
+            }
+        } finally {
+            lifecycle.unlock();
+        }
+    }
+
+    private void beginStopLocked() throws InterruptedException {
+        if (drains != null) {
+            return;
+        }
         try {
             channel.close();
         } catch (IOException ignored) {
             // the acceptor ends either way
         }
         acceptorThread.join();
-        CountDownLatch[] drains = new CountDownLatch[reactors.length];
+        drains = new CountDownLatch[reactors.length];
         for (int i = 0; i < reactors.length; i++) {
             drains[i] = reactors[i].drain();
         }
+    }
+
+    private boolean shutdown(Duration grace) throws InterruptedException {
         long deadline = System.nanoTime() + grace.toNanos();
         boolean clean = true;
         for (CountDownLatch drain : drains) {

@@ -471,6 +471,9 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
         exchange = null;
         moveTo(State.IDLE);
         since = reactor.now;
+        if (reactor.isDraining()) {
+            armTimer(drainIdleDeadline()); // a response whose head went out before the stop began: close soon
+        }
         resumeReading();
         if (inbound.hasLeftover()) {
             // Kept bytes mean that no serve() is on the stack (it holds them while it runs): serve them now.
@@ -668,14 +671,12 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
             }
             recheck = Math.min(recheck, due);
         }
-        if (state == State.IDLE && reactor.isDraining()
-                && reactor.drainStarted() + DRAIN_IDLE_NANOS - now <= 0 && !outbound.queued()) {
+        if (state == State.IDLE && reactor.isDraining() && drainIdleDeadline() - now <= 0 && !outbound.queued()) {
             close("stop");
             return;
         }
         long due = switch (state) {
-            case IDLE -> reactor.isDraining() ? Math.min(since + options.idleTimeout().toNanos(),
-                    reactor.drainStarted() + DRAIN_IDLE_NANOS) : since + options.idleTimeout().toNanos();
+            case IDLE -> reactor.isDraining() ? drainIdleDeadline() : since + options.idleTimeout().toNanos();
             case READING_HEAD -> since + options.headerTimeout().toNanos();
             case READING_BODY, STREAMING_BODY, DISCARDING_BODY ->
                     readPaused ? recheck : since + options.bodyTimeout().toNanos();
@@ -714,8 +715,14 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
      */
     void drain() {
         if (state == State.IDLE) {
-            armTimer(reactor.drainStarted() + DRAIN_IDLE_NANOS);
+            armTimer(drainIdleDeadline());
         }
+    }
+
+    /** While draining, when an idle connection closes: {@link #DRAIN_IDLE_NANOS} after it became idle or the drain. */
+    private long drainIdleDeadline() {
+        long from = since - reactor.drainStarted() > 0 ? since : reactor.drainStarted();
+        return from + DRAIN_IDLE_NANOS;
     }
 
     /** The handler abandoned its exchange: closes unless its response is already out. */
