@@ -431,4 +431,103 @@ class TlsServerTest {
             assertTrue(stopped.get(20, SECONDS));
         }
     }
+
+    // ---------------------------------------------------------------- openssl s_client
+
+    /** Whether Debian's {@code openssl} is on the PATH ({@code .ci/run} installs it; the tests skip without it). */
+    private static boolean opensslOnPath() {
+        for (String dir : System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator)) {
+            if (java.nio.file.Files.isExecutable(java.nio.file.Path.of(dir, "openssl"))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** {@code openssl s_client} to the server with {@code args}; stdout and stderr together. */
+    private Process sClient(String... args) throws IOException {
+        org.junit.jupiter.api.Assumptions.assumeTrue(opensslOnPath(), "openssl is not on the PATH");
+        List<String> command = new ArrayList<>(List.of("openssl", "s_client", "-connect",
+                "127.0.0.1:" + server.port(), "-servername", "localhost"));
+        command.addAll(List.of(args));
+        return new ProcessBuilder(command).redirectErrorStream(true).start();
+    }
+
+    /** Waits for {@code process} to end by itself (bounded) and returns its output. */
+    private static String outputOf(Process process) throws Exception {
+        CompletableFuture<String> output = CompletableFuture.supplyAsync(() -> {
+            try {
+                return new String(process.getInputStream().readAllBytes(), UTF_8);
+            } catch (IOException e) {
+                return e.toString();
+            }
+        });
+        if (!process.waitFor(30, SECONDS)) {
+            process.destroyForcibly();
+            fail("openssl s_client did not end: " + output.getNow("(no output yet)"));
+        }
+        return output.get(10, SECONDS);
+    }
+
+    private static final String REQUEST_WITH_CLOSE = "GET / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n";
+
+    @Test
+    void opensslOfferingOnlyH2FailsTheHandshakeCleanly() throws Exception {
+        start(tls().build());
+        Process client = sClient("-alpn", "h2");
+        client.getOutputStream().close();
+        String output = outputOf(client);
+        assertTrue(output.contains("no application protocol"), output);
+        assertTrue(client.exitValue() != 0, output);
+        Await.until("the failure is told", () -> eventSeen("event=tls-error conn=1"));
+        assertEquals(0, server.metrics().requests());
+    }
+
+    @Test
+    void opensslOfferingHttp11IsServedAndClosedWithCloseNotify() throws Exception {
+        start(tls().build());
+        Process client = sClient("-alpn", "http/1.1", "-ign_eof", "-msg");
+        client.getOutputStream().write(REQUEST_WITH_CLOSE.getBytes(ISO_8859_1));
+        client.getOutputStream().close();
+        String output = outputOf(client); // ends because the server closes: close_notify, then FIN
+        assertTrue(output.contains("ALPN protocol: http/1.1"), output);
+        assertTrue(output.contains("HTTP/1.1 200 OK\r\n"), output);
+        assertTrue(output.contains("secure=true protocol=TLSv1.3"), output);
+        assertTrue(output.contains("alpn=http/1.1 sni=localhost clientCerts=0"), output);
+        assertTrue(output.lines().anyMatch(line -> line.startsWith("<<< ") && line.contains("close_notify")),
+                "the server sent close_notify: " + output);
+    }
+
+    @Test
+    void aClientsCloseNotifyEndsTheConnectionCleanly() throws Exception {
+        start(tls().build());
+        try (SSLSocket socket = connect(certificates.clientContext())) {
+            SSLParameters parameters = socket.getSSLParameters();
+            parameters.setProtocols(new String[] {"TLSv1.3"});
+            socket.setSSLParameters(parameters);
+            socket.getOutputStream().write("GET / HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(ISO_8859_1));
+            socket.getOutputStream().flush();
+            assertTrue(readResponse(socket.getInputStream()).endsWith("clientCerts=0\n"));
+            socket.shutdownOutput(); // TLS 1.3 half-close: close_notify, then FIN
+            assertEquals(-1, socket.getInputStream().read(), "the server answers with its close_notify");
+        }
+        Await.until("the connection closes", () -> eventSeen("event=close conn=1 reason=eof"));
+        assertTrue(events.stream().noneMatch(e -> e.startsWith("event=tls-error")), events.toString());
+    }
+
+    @Test
+    void opensslRenegotiationIsRefused() throws Exception {
+        start(tls().build());
+        Process client = sClient("-tls1_2");
+        OutputStream in = client.getOutputStream();
+        in.write("R\n".getBytes(ISO_8859_1)); // s_client's command: renegotiate
+        in.flush();
+        Await.until("the refusal is told", Duration.ofSeconds(20),
+                () -> eventSeen("event=tls-error conn=1 state=IDLE message=\"client-initiated renegotiation refused\""));
+        Await.until("the connection closes", () -> server.metrics().closedConnections() == 1);
+        in.close();
+        String output = outputOf(client);
+        assertTrue(output.contains("RENEGOTIATING"), output);
+        assertEquals(0, server.metrics().requests());
+    }
 }
