@@ -219,7 +219,7 @@ class TlsServerTest {
             Await.until("the failed handshakes are told", () -> events.stream()
                     .filter(e -> e.startsWith("event=tls-error")).count() >= 2);
             assertTrue(events.stream().filter(e -> e.startsWith("event=tls-error"))
-                    .allMatch(e -> e.endsWith("message=\"Empty client certificate chain\"")), events.toString());
+                    .allMatch(e -> e.endsWith("Empty client certificate chain\"")), events.toString()); // JDK 25 adds the alert
             assertEquals(0, server.metrics().requests());
         }
     }
