@@ -317,6 +317,36 @@ class TlsServerTest {
     }
 
     @Test
+    void afterTheHandshakeTheIdleTimeoutApplies() throws Exception {
+        start(RawClient.loopback().idleTimeout(Duration.ofMillis(300))
+                .tls(tls().handshakeTimeout(Duration.ofMinutes(5)).build()).build(), TlsServerTest::describe);
+        try (SSLSocket socket = connect(certificates.clientContext())) {
+            socket.startHandshake();
+            assertEquals(-1, socket.getInputStream().read(), "close_notify, then EOF");
+        }
+        Await.until("the timeout is counted", () -> server.metrics().timeouts() == 1);
+        assertTrue(eventSeen("event=timeout conn=1 phase=idle"), events.toString());
+    }
+
+    @Test
+    void headerTimeoutAndBodyLimitAnswerOverTls() throws Exception {
+        start(RawClient.loopback().headerTimeout(Duration.ofMillis(300)).maxBodyBytes(10)
+                .tls(tls().build()).build(), TlsServerTest::describe);
+        try (SSLSocket socket = connect(certificates.clientContext())) {
+            socket.getOutputStream().write("GET / HTTP/1.1\r\n".getBytes(ISO_8859_1)); // and no more
+            socket.getOutputStream().flush();
+            assertTrue(readResponse(socket.getInputStream()).startsWith("HTTP/1.1 408 Request Timeout\r\n"));
+            assertEquals(-1, socket.getInputStream().read());
+        }
+        try (SSLSocket socket = connect(certificates.clientContext())) {
+            socket.getOutputStream().write("PUT / HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n"
+                    .getBytes(ISO_8859_1));
+            socket.getOutputStream().flush();
+            assertTrue(readResponse(socket.getInputStream()).startsWith("HTTP/1.1 413 Content Too Large\r\n"));
+        }
+    }
+
+    @Test
     void slowReaderOfA256MiBResponseBlocksTheWriter() throws Exception {
         long total = 256L << 20;
         int block = 64 * 1024;
