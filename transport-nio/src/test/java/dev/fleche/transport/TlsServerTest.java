@@ -181,7 +181,7 @@ class TlsServerTest {
             assertEquals(200, response.statusCode());
             String cipher = response.sslSession().orElseThrow().getCipherSuite();
             assertEquals("secure=true protocol=" + protocol + " cipher=" + cipher
-                    + " alpn=null sni=localhost clientCerts=0\n", response.body()); // HttpClient offers ALPN for h2 only
+                    + " alpn=null sni=localhost clientCerts=0\n", response.body()); // HttpClient: ALPN for h2 only
         }
         assertEquals(1, server.metrics().acceptedConnections());
         assertTrue(eventSeen("event=tls-handshake conn=1 protocol=" + protocol), events.toString());
@@ -219,7 +219,7 @@ class TlsServerTest {
             Await.until("the failed handshakes are told", () -> events.stream()
                     .filter(e -> e.startsWith("event=tls-error")).count() >= 2);
             assertTrue(events.stream().filter(e -> e.startsWith("event=tls-error"))
-                    .allMatch(e -> e.endsWith("Empty client certificate chain\"")), events.toString()); // JDK 25 adds the alert
+                    .allMatch(e -> e.endsWith("Empty client certificate chain\"")), events.toString());
             assertEquals(0, server.metrics().requests());
         }
     }
@@ -375,7 +375,8 @@ class TlsServerTest {
             Await.until("the handler starts writing", () -> writer.get() != null);
             Await.writerBlocked(writer.get(), written::get, () -> server.metrics().bytesWritten());
             long bound = 16L << 20;
-            assertTrue(written.get() < bound, "the writer got " + written.get() + " bytes out to a client that reads nothing");
+            assertTrue(written.get() < bound,
+                    "the writer got " + written.get() + " bytes out to a client that reads nothing");
             assertFalse(done.isDone());
             System.gc(); // informational: what the server retains while its writer is blocked
             Runtime runtime = Runtime.getRuntime();
@@ -553,7 +554,8 @@ class TlsServerTest {
         in.write("R\n".getBytes(ISO_8859_1)); // s_client's command: renegotiate
         in.flush();
         Await.until("the refusal is told", Duration.ofSeconds(20),
-                () -> eventSeen("event=tls-error conn=1 state=IDLE message=\"client-initiated renegotiation refused\""));
+                () -> eventSeen(
+                        "event=tls-error conn=1 state=IDLE message=\"client-initiated renegotiation refused\""));
         Await.until("the connection closes", () -> server.metrics().closedConnections() == 1);
         in.close();
         String output = outputOf(client);

@@ -83,7 +83,8 @@ public record BootstrapSettings(ServerAddress address, boolean autoStart, Server
         }
         Object auth = configuration.property(SeBootstrap.Configuration.SSL_CLIENT_AUTHENTICATION);
         SSLClientAuthentication clientAuth = auth == null ? SSLClientAuthentication.NONE
-                : auth instanceof SSLClientAuthentication a ? a : SSLClientAuthentication.valueOf(auth.toString().trim());
+                : auth instanceof SSLClientAuthentication given ? given
+                : SSLClientAuthentication.valueOf(auth.toString().trim());
         TlsOptions.ClientAuth mapped = switch (clientAuth) {
             case NONE -> TlsOptions.ClientAuth.NONE;
             case OPTIONAL -> TlsOptions.ClientAuth.WANT;

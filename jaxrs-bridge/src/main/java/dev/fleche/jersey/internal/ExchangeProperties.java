@@ -15,8 +15,9 @@ import java.util.Map;
 /**
  * The request properties of one exchange. {@value FlecheProperties#REMOTE_ADDRESS},
  * {@value FlecheProperties#LOCAL_ADDRESS}, {@value FlecheProperties#CONNECTION} and, on a TLS connection with a
- * verified client certificate, {@value FlecheProperties#CLIENT_CERTIFICATES} are made only when asked for; the map for other properties is created on the first {@code setProperty}. Used by one request at a time,
- * like Jersey's own.
+ * verified client certificate, {@value FlecheProperties#CLIENT_CERTIFICATES} are made only when asked for; the
+ * map for other properties is created on the first {@code setProperty}. Used by one request at a time, like
+ * Jersey's own.
  */
 final class ExchangeProperties implements PropertiesDelegate {
     private static final List<String> BUILT_IN = List.of(FlecheProperties.REMOTE_ADDRESS,

@@ -30,7 +30,8 @@ class ExchangeSecurityContextTest {
     void plainExchange() {
         FakeExchange exchange = new FakeExchange();
         assertSame(ExchangeSecurityContext.PLAIN, ExchangeSecurityContext.of(exchange, false));
-        assertSame(ExchangeSecurityContext.SECURE, ExchangeSecurityContext.of(exchange, true)); // trusted forwarded proto
+        // a trusted forwarded proto https
+        assertSame(ExchangeSecurityContext.SECURE, ExchangeSecurityContext.of(exchange, true));
         ExchangeProperties properties = new ExchangeProperties(exchange, null);
         assertNull(properties.getProperty(FlecheProperties.CLIENT_CERTIFICATES));
         assertFalse(properties.getPropertyNames().contains(FlecheProperties.CLIENT_CERTIFICATES));

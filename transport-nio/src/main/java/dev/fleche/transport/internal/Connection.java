@@ -163,7 +163,8 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
         if (reactor.events.on()) {
             reactor.events.emit("open", id, "remote=" + socket().socket().getRemoteSocketAddress());
         }
-        armTimer(since + (state == State.HANDSHAKING ? handshakeTimeoutNanos() : reactor.options.idleTimeout().toNanos()));
+        long timeout = state == State.HANDSHAKING ? handshakeTimeoutNanos() : reactor.options.idleTimeout().toNanos();
+        armTimer(since + timeout);
     }
 
     private long handshakeTimeoutNanos() {
@@ -233,7 +234,7 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
 
     // ---------------------------------------------------------------- TLS
 
-    /** In HANDSHAKING, after the channel read or wrote: once the handshake is done, the connection waits for a request. */
+    /** In HANDSHAKING, after the channel read or wrote: once the handshake is done, wait for a request (IDLE). */
     private void handshakeProgress() {
         if (channel.isHandshaking() || channel.tlsInfo() == null) {
             return; // still handshaking, or refusing plain HTTP (the read that found it threw)
@@ -269,7 +270,8 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
     private void plaintextRefused() {
         reactor.counters.protocolErrors++;
         if (reactor.events.on()) {
-            reactor.events.emit("reject", id, "status=400 reason=\"This port speaks HTTPS\" rule=PLAINTEXT_ON_TLS_PORT");
+            reactor.events.emit("reject", id,
+                    "status=400 reason=\"This port speaks HTTPS\" rule=PLAINTEXT_ON_TLS_PORT");
         }
         if (state == State.CLOSED) {
             return;

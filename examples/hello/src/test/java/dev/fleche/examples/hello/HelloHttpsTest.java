@@ -32,7 +32,8 @@ class HelloHttpsTest {
             KeyStore trust = KeyStore.getInstance("PKCS12");
             trust.load(null, null);
             trust.setCertificateEntry("hello", keys.getCertificate("hello"));
-            TrustManagerFactory trustManagers = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+            TrustManagerFactory trustManagers =
+                    TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
             trustManagers.init(trust);
             SSLContext client = SSLContext.getInstance("TLS");
             client.init(null, trustManagers.getTrustManagers(), null);
