@@ -5,6 +5,7 @@ import dev.fleche.transport.TlsOptions;
 import dev.fleche.transport.testing.TestCertificates;
 import dev.fleche.transport.testing.TestCertificates.ServerKey;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.ProcessingException;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.SeBootstrap;
 import jakarta.ws.rs.SeBootstrap.Configuration.SSLClientAuthentication;
@@ -163,6 +164,28 @@ class HttpsTest {
                     without.target(base).path("whoami").request().get(String.class));
             FlecheHttpServer server = instance.unwrap(FlecheHttpServer.class);
             assertEquals(TlsOptions.ClientAuth.WANT, server.transport().options().tls().clientAuth());
+        } finally {
+            withCertificate.close();
+            without.close();
+            instance.stop().toCompletableFuture().get(30, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
+    void seBootstrapMandatoryClientAuthenticationRefusesAClientWithoutCertificate() throws Exception {
+        SeBootstrap.Configuration config = SeBootstrap.Configuration.builder().protocol("HTTPS").host("localhost")
+                .port(SeBootstrap.Configuration.FREE_PORT).sslContext(certificates.serverContext(ServerKey.EC_P256))
+                .sslClientAuthentication(SSLClientAuthentication.MANDATORY).build();
+        SeBootstrap.Instance instance = SeBootstrap.start(new App(), config).toCompletableFuture()
+                .get(30, TimeUnit.SECONDS);
+        Client withCertificate = client(certificates.clientContextWithCertificate());
+        Client without = client(certificates.clientContext());
+        try {
+            URI base = instance.configuration().baseUri();
+            assertEquals("scheme=https requestScheme=https secure=true certs=2 CN=Fleche Test Client",
+                    withCertificate.target(base).path("whoami").request().get(String.class));
+            assertThrows(ProcessingException.class, () -> without.target(base).path("whoami").request()
+                    .get(String.class));
         } finally {
             withCertificate.close();
             without.close();
