@@ -121,9 +121,13 @@ public final class FlecheHttpServer implements AutoCloseable {
         return transport.port();
     }
 
-    /** The application's base URI: the server's host, the bound port, the root and application paths. */
+    /**
+     * The application's base URI: {@code https} when the server speaks TLS, the server's host, the bound port, the
+     * root and application paths.
+     */
     public URI baseUri() {
-        return URI.create("http://" + host + ":" + port() + container.basePath());
+        String scheme = transport.options().tls() != null ? "https://" : "http://";
+        return URI.create(scheme + host + ":" + port() + container.basePath());
     }
 
     /** The container. */

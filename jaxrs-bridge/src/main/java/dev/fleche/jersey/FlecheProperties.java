@@ -41,7 +41,10 @@ package dev.fleche.jersey;
  * <p>Request properties ({@code ContainerRequestContext.getProperty(name)}, in resources and filters):
  * {@value #REMOTE_ADDRESS} and {@value #LOCAL_ADDRESS}, both {@link java.net.InetSocketAddress}, and
  * {@value #CONNECTION}, the request's {@link ClientConnection} (disconnect callbacks, reactor timers tied to the
- * request).
+ * request), and over HTTPS with a verified client certificate {@value #CLIENT_CERTIFICATES}, the client's chain as
+ * a {@code java.security.cert.X509Certificate[]} (its own certificate first) under the name the Servlet
+ * specification uses, so that code written for servlet containers finds it. The certificate's subject is also the
+ * request's {@code SecurityContext.getUserPrincipal()} (scheme {@code CLIENT_CERT}).
  */
 public final class FlecheProperties {
     /** Whether {@code Forwarded} / {@code X-Forwarded-*} decide the scheme and host of the request URIs. */
@@ -69,6 +72,11 @@ public final class FlecheProperties {
     public static final String LOCAL_ADDRESS = "dev.fleche.localAddress";
     /** Request property: the request's {@link ClientConnection}. */
     public static final String CONNECTION = "dev.fleche.connection";
+    /**
+     * Request property: the verified client certificate chain ({@code java.security.cert.X509Certificate[]}, the
+     * client's own first) of an HTTPS request with client authentication; absent otherwise. The Servlet name.
+     */
+    public static final String CLIENT_CERTIFICATES = "jakarta.servlet.request.X509Certificate";
 
     private FlecheProperties() {
     }

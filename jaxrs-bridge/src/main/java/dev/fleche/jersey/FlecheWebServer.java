@@ -22,10 +22,17 @@ import java.util.concurrent.CompletionStage;
  * int port = instance.configuration().port();   // the port actually bound
  * }</pre>
  *
- * <p>The configuration keys honoured are listed on {@link BootstrapSettings}: protocol (HTTPS is refused with a
- * clear {@link ProcessingException}: no TLS yet), host, port ({@code FREE_PORT}, {@code DEFAULT_PORT} = 8080),
- * root path (the application's {@code @ApplicationPath} goes below it), Jersey's autostart flag. Other keys are
- * ignored. {@link #stop()} gives requests in flight {@value #STOP_GRACE_SECONDS} seconds.
+ * <p>The configuration keys honoured are listed on {@link BootstrapSettings}: protocol ({@code HTTP} or
+ * {@code HTTPS}), host, port ({@code FREE_PORT}, {@code DEFAULT_PORT} = 8080, 8443 for HTTPS), root path (the
+ * application's {@code @ApplicationPath} goes below it), with HTTPS the SSL context (default
+ * {@code SSLContext.getDefault()}) and client authentication ({@code NONE}, {@code OPTIONAL}, {@code MANDATORY}),
+ * Jersey's autostart flag. Other keys are ignored. {@code instance.configuration()} reports them as given, with the
+ * port actually bound. {@link #stop()} gives requests in flight {@value #STOP_GRACE_SECONDS} seconds.
+ *
+ * <pre>{@code
+ * SeBootstrap.Configuration https = SeBootstrap.Configuration.builder().protocol("HTTPS").port(8443)
+ *         .sslContext(sslContext).sslClientAuthentication(SSLClientAuthentication.OPTIONAL).build();
+ * }</pre>
  */
 public final class FlecheWebServer implements WebServer {
     /** Seconds requests in flight get to finish when the server stops. */
@@ -35,7 +42,7 @@ public final class FlecheWebServer implements WebServer {
 
     FlecheWebServer(FlecheContainer container, BootstrapSettings settings) {
         ServerOptions options = settings.options();
-        this.server = FlecheHttpServerFactory.create(settings.address(), container, options, false);
+        this.server = FlecheHttpServerFactory.create(settings.address(), container, options, settings.tls(), false);
         if (settings.autoStart()) {
             try {
                 server.start();

@@ -22,6 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** ContainerFactory / RuntimeDelegate creation, serving such a container, lifecycle events and reload. */
 class ContainerFactoryTest {
@@ -121,10 +122,11 @@ class ContainerFactoryTest {
     }
 
     @Test
-    void httpsUriIsRefused() {
+    void httpsUriWithoutTlsSettingsIsRefused() {
         IllegalArgumentException error = assertThrows(IllegalArgumentException.class,
                 () -> FlecheHttpServerFactory.createServer(URI.create("https://localhost:0/"),
                         new ResourceConfig(One.class)));
-        assertEquals(true, error.getMessage().contains("no TLS"));
+        assertTrue(error.getMessage().contains("needs TLS settings: pass an SSLContext or ServerOptions with tls"),
+                error.getMessage());
     }
 }

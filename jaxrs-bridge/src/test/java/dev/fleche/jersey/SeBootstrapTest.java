@@ -102,12 +102,12 @@ class SeBootstrapTest {
     }
 
     @Test
-    void httpsIsRefusedWithAClearError() {
-        SeBootstrap.Configuration config = freePort().protocol("HTTPS").build();
+    void anUnknownProtocolIsRefusedWithAClearError() {
+        SeBootstrap.Configuration config = freePort().protocol("SPDY").build();
         ExecutionException failure = assertThrows(ExecutionException.class,
                 () -> SeBootstrap.start(new Plain(), config).toCompletableFuture().get(30, TimeUnit.SECONDS));
         Throwable cause = failure.getCause();
-        assertTrue(cause.getMessage().contains("HTTPS is not supported"), cause.toString());
+        assertTrue(cause.getMessage().contains("unsupported protocol SPDY"), cause.toString());
     }
 
     @Test

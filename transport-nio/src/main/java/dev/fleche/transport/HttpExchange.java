@@ -71,8 +71,15 @@ public interface HttpExchange {
     /** The local address the connection was accepted on. */
     InetSocketAddress localAddress();
 
-    /** Whether the connection is encrypted (always false until TLS exists). */
+    /** Whether the connection is encrypted (TLS): the same as {@code tls() != null}. */
     boolean isSecure();
+
+    /**
+     * What the connection's TLS handshake settled — protocol, cipher suite, ALPN protocol, SNI host name and the
+     * client's verified certificate chain (empty unless client authentication is on and the client sent one) — or
+     * {@code null} on a plain connection.
+     */
+    TlsInfo tls();
 
     /** A number unique to the connection within this server, as used in its events. */
     long connectionId();

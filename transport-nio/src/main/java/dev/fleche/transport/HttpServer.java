@@ -1,6 +1,7 @@
 package dev.fleche.transport;
 
 import dev.fleche.transport.internal.Acceptor;
+import dev.fleche.transport.internal.HandshakeTasks;
 import dev.fleche.transport.internal.Reactor;
 
 import java.io.IOException;
@@ -33,6 +34,8 @@ public final class HttpServer implements AutoCloseable {
     private final ReentrantLock lifecycle = new ReentrantLock();
     private ServerSocketChannel channel;
     private Reactor[] reactors;
+    /** TLS only: the threads running handshake tasks off the reactors; closed at stop. */
+    private HandshakeTasks handshakeTasks;
     private Acceptor acceptor;
     private Thread acceptorThread;
     /** One per reactor once the graceful stop has begun ({@link #beginStop()}); null before. */
@@ -69,9 +72,10 @@ public final class HttpServer implements AutoCloseable {
         try {
             server.setOption(StandardSocketOptions.SO_REUSEADDR, true);
             server.bind(options.address(), options.backlog());
+            handshakeTasks = options.tls() == null ? null : HandshakeTasks.forServer();
             Reactor[] loops = new Reactor[options.reactors()];
             for (int i = 0; i < loops.length; i++) {
-                loops[i] = new Reactor(options, handler, open);
+                loops[i] = new Reactor(options, handler, open, handshakeTasks);
             }
             int port = ((InetSocketAddress) server.getLocalAddress()).getPort();
             for (int i = 0; i < loops.length; i++) {
@@ -85,6 +89,9 @@ public final class HttpServer implements AutoCloseable {
             started = true;
         } catch (IOException | RuntimeException e) {
             server.close();
+            if (handshakeTasks != null) {
+                handshakeTasks.close();
+            }
             throw e;
         }
     }
@@ -169,6 +176,9 @@ public final class HttpServer implements AutoCloseable {
         }
         for (Reactor reactor : reactors) {
             reactor.stop();
+        }
+        if (handshakeTasks != null) {
+            handshakeTasks.close();
         }
         return clean;
     }

@@ -2,11 +2,15 @@ package dev.fleche.jersey.internal;
 
 import dev.fleche.jersey.FlecheProperties;
 import dev.fleche.transport.ServerOptions;
+import dev.fleche.transport.TlsOptions;
 import jakarta.ws.rs.ProcessingException;
 import jakarta.ws.rs.SeBootstrap;
+import jakarta.ws.rs.SeBootstrap.Configuration.SSLClientAuthentication;
 import org.glassfish.jersey.server.ServerProperties;
 
+import java.security.NoSuchAlgorithmException;
 import java.util.Map;
+import javax.net.ssl.SSLContext;
 
 /**
  * What a {@code SeBootstrap.Configuration} asks of a Fleche server. Read with {@code property(name)} and
@@ -16,13 +20,18 @@ import java.util.Map;
  * <table>
  *   <caption>Keys read</caption>
  *   <tr><th>key</th><th>meaning</th></tr>
- *   <tr><td>{@code jakarta.ws.rs.SeBootstrap.Protocol}</td><td>{@code HTTP}; {@code HTTPS} is refused with a
- *       {@link ProcessingException} (no TLS yet)</td></tr>
+ *   <tr><td>{@code jakarta.ws.rs.SeBootstrap.Protocol}</td><td>{@code HTTP} or {@code HTTPS}; others are refused
+ *       with a {@link ProcessingException}</td></tr>
  *   <tr><td>{@code jakarta.ws.rs.SeBootstrap.Host}</td><td>interface to bind; default {@code localhost}</td></tr>
  *   <tr><td>{@code jakarta.ws.rs.SeBootstrap.Port}</td><td>{@code FREE_PORT} (0): a free port;
- *       {@code DEFAULT_PORT} (-1): 8080, or 80 with Jersey's {@code allowPrivilegedPorts}</td></tr>
+ *       {@code DEFAULT_PORT} (-1): 8080 (HTTPS: 8443), or 80 (443) with Jersey's {@code allowPrivilegedPorts}</td></tr>
  *   <tr><td>{@code jakarta.ws.rs.SeBootstrap.RootPath}</td><td>root path; the application path goes below</td></tr>
- *   <tr><td>SSL context, client authentication</td><td>only meaningful with HTTPS, which is refused</td></tr>
+ *   <tr><td>{@code jakarta.ws.rs.SeBootstrap.SSLContext}</td><td>HTTPS: the server's {@code SSLContext}; default
+ *       {@code SSLContext.getDefault()}, as the specification says (it holds a key only when the JVM's
+ *       {@code javax.net.ssl.keyStore} properties name one)</td></tr>
+ *   <tr><td>{@code jakarta.ws.rs.SeBootstrap.SSLClientAuthentication}</td><td>HTTPS: {@code NONE},
+ *       {@code OPTIONAL} (a certificate is asked for, not required), {@code MANDATORY}; default {@code NONE}. A
+ *       verified client certificate is the request's user principal</td></tr>
  *   <tr><td>{@code jersey.config.server.bootstrap.webserver.autostart}</td><td>start at once (default true)</td></tr>
  *   <tr><td>{@value FlecheProperties#SERVER_OPTIONS}</td><td>transport settings (else the application's)</td></tr>
  *   <tr><td>{@value FlecheProperties#MAX_REQUEST_BODY_BYTES}</td><td>the request body limit (the application's
@@ -32,22 +41,21 @@ import java.util.Map;
  * @param address   where to listen and the root path
  * @param autoStart whether to start the server at once
  * @param options   transport settings given in the configuration, or null
+ * @param tls       with {@code HTTPS}: the TLS settings from the SSL context and client authentication; else null
  */
-public record BootstrapSettings(ServerAddress address, boolean autoStart, ServerOptions options) {
+public record BootstrapSettings(ServerAddress address, boolean autoStart, ServerOptions options, TlsOptions tls) {
 
     /** Reads and validates {@code configuration}. */
     public static BootstrapSettings from(SeBootstrap.Configuration configuration) {
         Object protocol = configuration.property(SeBootstrap.Configuration.PROTOCOL);
-        if (protocol != null && !"HTTP".equalsIgnoreCase(protocol.toString())) {
-            if ("HTTPS".equalsIgnoreCase(protocol.toString())) {
-                throw new ProcessingException(ServerAddress.httpsRefused());
-            }
-            throw new ProcessingException("unsupported protocol " + protocol + ": Fleche serves HTTP");
+        boolean https = protocol != null && "HTTPS".equalsIgnoreCase(protocol.toString());
+        if (protocol != null && !https && !"HTTP".equalsIgnoreCase(protocol.toString())) {
+            throw new ProcessingException("unsupported protocol " + protocol + ": Fleche serves HTTP and HTTPS");
         }
         Object host = configuration.property(SeBootstrap.Configuration.HOST);
         Object root = configuration.property(SeBootstrap.Configuration.ROOT_PATH);
         ServerAddress address = new ServerAddress(host == null ? "localhost" : host.toString(),
-                port(configuration), root == null ? "/" : root.toString());
+                port(configuration, https), root == null ? "/" : root.toString(), https);
         Object options = configuration.property(FlecheProperties.SERVER_OPTIONS);
         ServerOptions given = options instanceof ServerOptions ? (ServerOptions) options : null;
         Object maxBody = configuration.property(FlecheProperties.MAX_REQUEST_BODY_BYTES);
@@ -55,10 +63,37 @@ public record BootstrapSettings(ServerAddress address, boolean autoStart, Server
             given = ServerAddress.optionsFrom(given, Map.of(FlecheProperties.MAX_REQUEST_BODY_BYTES, maxBody));
         }
         return new BootstrapSettings(address, flag(configuration, ServerProperties.WEBSERVER_AUTO_START, true),
-                given);
+                given, https ? tls(configuration) : null);
     }
 
-    private static int port(SeBootstrap.Configuration configuration) {
+    /** The TLS settings of an HTTPS configuration: its SSL context (or the JVM's default) and client authentication. */
+    private static TlsOptions tls(SeBootstrap.Configuration configuration) {
+        Object context = configuration.property(SeBootstrap.Configuration.SSL_CONTEXT);
+        SSLContext sslContext;
+        if (context instanceof SSLContext given) {
+            sslContext = given;
+        } else if (context == null) {
+            try {
+                sslContext = SSLContext.getDefault();
+            } catch (NoSuchAlgorithmException e) {
+                throw new ProcessingException("HTTPS without an SSL context, and the JVM has no default one", e);
+            }
+        } else {
+            throw new ProcessingException("the SSL context must be a javax.net.ssl.SSLContext, was " + context);
+        }
+        Object auth = configuration.property(SeBootstrap.Configuration.SSL_CLIENT_AUTHENTICATION);
+        SSLClientAuthentication clientAuth = auth == null ? SSLClientAuthentication.NONE
+                : auth instanceof SSLClientAuthentication given ? given
+                : SSLClientAuthentication.valueOf(auth.toString().trim());
+        TlsOptions.ClientAuth mapped = switch (clientAuth) {
+            case NONE -> TlsOptions.ClientAuth.NONE;
+            case OPTIONAL -> TlsOptions.ClientAuth.WANT;
+            case MANDATORY -> TlsOptions.ClientAuth.NEED;
+        };
+        return TlsOptions.builder(sslContext).clientAuth(mapped).build();
+    }
+
+    private static int port(SeBootstrap.Configuration configuration, boolean https) {
         Object value = configuration.property(SeBootstrap.Configuration.PORT);
         int port;
         try {
@@ -68,8 +103,11 @@ public record BootstrapSettings(ServerAddress address, boolean autoStart, Server
             throw new IllegalArgumentException("invalid port \"" + value + "\"", e);
         }
         if (port == SeBootstrap.Configuration.DEFAULT_PORT) {
-            return flag(configuration, ServerProperties.WEBSERVER_ALLOW_PRIVILEGED_PORTS, false)
-                    ? 80 : ServerAddress.DEFAULT_HTTP_PORT;
+            boolean privileged = flag(configuration, ServerProperties.WEBSERVER_ALLOW_PRIVILEGED_PORTS, false);
+            if (https) {
+                return privileged ? 443 : ServerAddress.DEFAULT_HTTPS_PORT;
+            }
+            return privileged ? 80 : ServerAddress.DEFAULT_HTTP_PORT;
         }
         return port; // FREE_PORT is 0: the transport binds a free port
     }

@@ -52,7 +52,7 @@ public record Deployment(ApplicationHandler handler, String basePath, Settings s
         URI requestUri = baseUris.requestUri(base, path, exchange.query());
         boolean secure = "https".equals(base.uri().getScheme());
         ContainerRequest request = new ContainerRequest(base.uri(), requestUri, exchange.method(),
-                secure ? ExchangeSecurityContext.SECURE : ExchangeSecurityContext.PLAIN,
+                ExchangeSecurityContext.of(exchange, secure),
                 new ExchangeProperties(exchange, writer), handler.getConfiguration());
         request.setEntityStream(exchange.requestBody());
         HttpFields fields = exchange.headers();

@@ -2,8 +2,10 @@ package dev.fleche.jersey.internal;
 
 import dev.fleche.jersey.FlecheProperties;
 import dev.fleche.transport.HttpExchange;
+import dev.fleche.transport.TlsInfo;
 import org.glassfish.jersey.internal.PropertiesDelegate;
 
+import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -12,9 +14,10 @@ import java.util.Map;
 
 /**
  * The request properties of one exchange. {@value FlecheProperties#REMOTE_ADDRESS},
- * {@value FlecheProperties#LOCAL_ADDRESS} and {@value FlecheProperties#CONNECTION} are made only when asked
- * for; the map for other properties is created on the first {@code setProperty}. Used by one request at a time,
- * like Jersey's own.
+ * {@value FlecheProperties#LOCAL_ADDRESS}, {@value FlecheProperties#CONNECTION} and, on a TLS connection with a
+ * verified client certificate, {@value FlecheProperties#CLIENT_CERTIFICATES} are made only when asked for; the
+ * map for other properties is created on the first {@code setProperty}. Used by one request at a time, like
+ * Jersey's own.
  */
 final class ExchangeProperties implements PropertiesDelegate {
     private static final List<String> BUILT_IN = List.of(FlecheProperties.REMOTE_ADDRESS,
@@ -43,13 +46,28 @@ final class ExchangeProperties implements PropertiesDelegate {
         if (FlecheProperties.CONNECTION.equals(name)) {
             return writer.connection();
         }
+        if (FlecheProperties.CLIENT_CERTIFICATES.equals(name)) {
+            return clientCertificates();
+        }
         return null;
+    }
+
+    /** The verified client chain, the client's own certificate first (a new array each time), or null. */
+    private X509Certificate[] clientCertificates() {
+        TlsInfo tls = exchange.tls();
+        if (tls == null || tls.peerCertificates().isEmpty()) {
+            return null;
+        }
+        return tls.peerCertificates().toArray(X509Certificate[]::new);
     }
 
     @Override
     public Collection<String> getPropertyNames() {
         List<String> names = new ArrayList<>(BUILT_IN.size() + (map == null ? 0 : map.size()));
         names.addAll(BUILT_IN);
+        if (clientCertificates() != null) {
+            names.add(FlecheProperties.CLIENT_CERTIFICATES);
+        }
         if (map != null) {
             for (String name : map.keySet()) {
                 if (!names.contains(name)) {
@@ -70,7 +88,7 @@ final class ExchangeProperties implements PropertiesDelegate {
 
     @Override
     public void removeProperty(String name) {
-        if (BUILT_IN.contains(name)) {
+        if (BUILT_IN.contains(name) || FlecheProperties.CLIENT_CERTIFICATES.equals(name)) {
             setProperty(name, null); // shadows the built-in value
         } else if (map != null) {
             map.remove(name);

@@ -2,6 +2,7 @@ package dev.fleche.jersey.internal;
 
 import dev.fleche.jersey.FlecheProperties;
 import dev.fleche.transport.ServerOptions;
+import dev.fleche.transport.TlsOptions;
 
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -13,10 +14,13 @@ import java.util.Map;
  * @param host     the interface to bind, or null for all
  * @param port     the port; 0 picks a free one
  * @param rootPath the raw root path, starting with {@code /}
+ * @param https    whether the server speaks HTTPS (then its transport options must carry TLS)
  */
-public record ServerAddress(String host, int port, String rootPath) {
+public record ServerAddress(String host, int port, String rootPath, boolean https) {
     /** The port used when none is given ({@code SeBootstrap}'s {@code DEFAULT_PORT}, a URI without port). */
     public static final int DEFAULT_HTTP_PORT = 8080;
+    /** The same for HTTPS, as Jersey's other containers choose it ({@code Container.DEFAULT_HTTPS_PORT}). */
+    public static final int DEFAULT_HTTPS_PORT = 8443;
 
     /** Checks the port range and normalises the root path. */
     public ServerAddress {
@@ -27,32 +31,41 @@ public record ServerAddress(String host, int port, String rootPath) {
         host = host == null || host.isEmpty() ? null : host;
     }
 
-    /** Reads {@code http://host:port/path}; refuses other schemes, HTTPS with an explanation. */
+    /** Reads {@code http://host:port/path} or {@code https://host:port/path}; refuses other schemes. */
     public static ServerAddress of(URI uri) {
         if (uri == null) {
             throw new IllegalArgumentException("the server URI is required");
         }
         String scheme = uri.getScheme();
-        if (scheme == null || !scheme.equalsIgnoreCase("http")) {
-            if ("https".equalsIgnoreCase(scheme)) {
-                throw new IllegalArgumentException(httpsRefused());
-            }
-            throw new IllegalArgumentException("the server URI must be http://host:port/path, was " + uri);
+        boolean https = "https".equalsIgnoreCase(scheme);
+        if (!https && !"http".equalsIgnoreCase(scheme)) {
+            throw new IllegalArgumentException("the server URI must be http://host:port/path or "
+                    + "https://host:port/path, was " + uri);
         }
-        int port = uri.getPort() == -1 ? DEFAULT_HTTP_PORT : uri.getPort();
-        return new ServerAddress(uri.getHost(), port, uri.getRawPath());
+        int port = uri.getPort() != -1 ? uri.getPort() : https ? DEFAULT_HTTPS_PORT : DEFAULT_HTTP_PORT;
+        return new ServerAddress(uri.getHost(), port, uri.getRawPath(), https);
     }
 
-    /** The message for any attempt to serve HTTPS. */
-    public static String httpsRefused() {
-        return "HTTPS is not supported: the Fleche transport has no TLS yet. Serve HTTP behind a TLS-terminating "
-                + "proxy (and set " + FlecheProperties.TRUST_FORWARDED_HEADERS + " to see its scheme and host).";
-    }
-
-    /** {@code options} with this address. */
-    public ServerOptions applyTo(ServerOptions options) {
+    /**
+     * {@code options} with this address, and with {@code tls} when not null (it replaces the options' own). An
+     * {@code https} address needs TLS from one or the other; TLS given for an {@code http} address is refused (the
+     * URI would lie about the scheme). Options that carry TLS themselves serve HTTPS whatever the URI's scheme.
+     *
+     * @throws IllegalArgumentException when the scheme and the TLS settings disagree
+     */
+    public ServerOptions applyTo(ServerOptions options, TlsOptions tls) {
         InetSocketAddress address = host == null ? new InetSocketAddress(port) : new InetSocketAddress(host, port);
-        return options.toBuilder().address(address).build();
+        ServerOptions.Builder builder = options.toBuilder().address(address);
+        if (tls != null) {
+            if (!https) {
+                throw new IllegalArgumentException("an SSLContext was given for " + this + ": use an https URI");
+            }
+            builder.tls(tls);
+        } else if (https && options.tls() == null) {
+            throw new IllegalArgumentException("HTTPS at " + this + " needs TLS settings: pass an SSLContext or "
+                    + "ServerOptions with tls(TlsOptions)");
+        }
+        return builder.build();
     }
 
     /**
@@ -80,6 +93,6 @@ public record ServerAddress(String host, int port, String rootPath) {
 
     @Override
     public String toString() {
-        return "http://" + displayHost() + ":" + port + rootPath;
+        return (https ? "https://" : "http://") + displayHost() + ":" + port + rootPath;
     }
 }

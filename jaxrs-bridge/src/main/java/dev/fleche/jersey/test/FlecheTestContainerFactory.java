@@ -2,6 +2,9 @@ package dev.fleche.jersey.test;
 
 import dev.fleche.jersey.FlecheHttpServer;
 import dev.fleche.jersey.FlecheHttpServerFactory;
+import dev.fleche.jersey.internal.ServerAddress;
+import dev.fleche.transport.ServerOptions;
+import dev.fleche.transport.TlsOptions;
 import jakarta.ws.rs.core.UriBuilder;
 import org.glassfish.jersey.client.ClientConfig;
 import org.glassfish.jersey.test.DeploymentContext;
@@ -12,6 +15,7 @@ import org.glassfish.jersey.test.spi.TestContainerFactory;
 import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
+import javax.net.ssl.SSLContext;
 
 /**
  * Runs {@code JerseyTest} on Fleche. {@code JerseyTest} takes the factory named by the system property
@@ -22,16 +26,16 @@ import java.time.Duration;
  *
  * <p>Port 0 ({@code jersey.config.test.container.port=0}) binds a free port, and {@code getBaseUri()} reports
  * the bound one. The deployment's context path becomes the root path. A deployment context carrying an SSL
- * context is refused: Fleche has no TLS yet. Transport settings can be passed with the application property
- * {@code fleche.jersey.serverOptions}.
+ * context ({@code DeploymentContext.builder(app).sslContext(context)}) serves HTTPS with it, and the base URI's
+ * scheme is {@code https}; the test's client must then trust the server's certificate (override
+ * {@code JerseyTest.configureClient} and set its SSL context). Client authentication and other TLS settings can
+ * come from {@code ServerOptions.tls} in the application property {@code fleche.jersey.serverOptions}, which also
+ * passes any other transport setting.
  */
 public final class FlecheTestContainerFactory implements TestContainerFactory {
 
     @Override
     public TestContainer create(URI baseUri, DeploymentContext context) {
-        if (context.getSslContext().isPresent()) {
-            throw new TestContainerException("the deployment asks for SSL, but the Fleche transport has no TLS yet");
-        }
         return new FlecheTestContainer(baseUri, context);
     }
 
@@ -41,9 +45,24 @@ public final class FlecheTestContainerFactory implements TestContainerFactory {
         private volatile URI baseUri;
 
         FlecheTestContainer(URI baseUri, DeploymentContext context) {
-            this.configured = UriBuilder.fromUri(baseUri).path(context.getContextPath()).build();
+            SSLContext ssl = context.getSslContext().orElse(null);
+            UriBuilder uri = UriBuilder.fromUri(baseUri).path(context.getContextPath());
+            this.configured = (ssl == null ? uri : uri.scheme("https")).build();
             this.baseUri = configured;
-            this.server = FlecheHttpServerFactory.createServer(configured, context.getResourceConfig(), null, false);
+            this.server = FlecheHttpServerFactory.createServer(configured, context.getResourceConfig(),
+                    ssl == null ? null : httpsOptions(context, ssl), false);
+        }
+
+        /** The application's transport settings with TLS over {@code ssl}, keeping its own TLS settings if any. */
+        private static ServerOptions httpsOptions(DeploymentContext context, SSLContext ssl) {
+            ServerOptions options = ServerAddress.optionsFrom(null, context.getResourceConfig().getProperties());
+            TlsOptions own = options.tls();
+            TlsOptions.Builder tls = TlsOptions.builder(ssl);
+            if (own != null) {
+                tls.clientAuth(own.clientAuth()).protocols(own.protocols()).cipherSuites(own.cipherSuites())
+                        .handshakeTimeout(own.handshakeTimeout());
+            }
+            return options.toBuilder().tls(tls.build()).build();
         }
 
         @Override

@@ -3,6 +3,7 @@ package dev.fleche.jersey.internal;
 import dev.fleche.transport.HttpExchange;
 import dev.fleche.transport.HttpFields;
 import dev.fleche.transport.Timeout;
+import dev.fleche.transport.TlsInfo;
 
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
@@ -70,7 +71,11 @@ final class FakeExchange implements HttpExchange {
     @Override public HttpFields trailers() { return new HttpFields(); }
     @Override public InetSocketAddress remoteAddress() { return new InetSocketAddress("127.0.0.2", 5555); }
     @Override public InetSocketAddress localAddress() { return new InetSocketAddress("127.0.0.1", 8080); }
-    @Override public boolean isSecure() { return false; }
+    /** The TLS the fake connection settled, or null for plain HTTP. */
+    TlsInfo tls;
+
+    @Override public boolean isSecure() { return tls != null; }
+    @Override public TlsInfo tls() { return tls; }
     @Override public long connectionId() { return 1; }
 
     @Override

@@ -2,6 +2,7 @@ package dev.fleche.transport.internal;
 
 import dev.fleche.transport.HttpFields;
 import dev.fleche.transport.ServerOptions;
+import dev.fleche.transport.TlsInfo;
 import dev.fleche.transport.http1.ChunkedDecoder;
 import dev.fleche.transport.http1.ProtocolRule;
 import dev.fleche.transport.http1.RequestException;
@@ -11,6 +12,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
+import javax.net.ssl.SSLException;
 
 /**
  * One client connection, owned by one {@link Reactor}: the lifecycle of the connection as one {@link State}, and
@@ -21,6 +23,9 @@ import java.nio.channels.SocketChannel;
  * the reactor thread.
  *
  * <pre>
+ *   HANDSHAKING (TLS only: the first handshake; handshake timeout) ─ done ─▶ IDLE
+ *     └─ plain HTTP on the TLS port: raw 400 ─▶ CLOSING;  handshake failure or timeout ─▶ CLOSED
+ *
  *            ┌──────────────────────── response complete, keep-alive ───────────────────────┐
  *            ▼                                                                              │
  *        IDLE ─ bytes ─▶ READING_HEAD ─ head ─┬─ no body ──────────────────────▶ DISPATCHED ─┤
@@ -46,6 +51,8 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
 
     /** The phases of the diagram above. */
     enum State {
+        /** TLS: the first handshake is in progress; no application bytes yet: handshake timeout. */
+        HANDSHAKING,
         /** Waiting for a request (keep-alive): idle timeout. */
         IDLE,
         /** Part of a request head received: header timeout. */
@@ -77,6 +84,8 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
                 return this != CLOSED;
             }
             switch (this) {
+                case HANDSHAKING:
+                    return next == IDLE || next == CLOSING;
                 case IDLE:
                     return next == READING_HEAD || next == READING_BODY || next == STREAMING_BODY
                             || next == DISPATCHED || next == CLOSING;
@@ -118,7 +127,7 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
     /** This connection's place in its reactor's list. */
     int index = -1;
 
-    private State state = State.IDLE;
+    private State state;
     private final Inbound inbound = new Inbound();
     private final Outbound outbound;
     /** The exchange in flight: its response is the next to be written, its body the next bytes read. */
@@ -138,10 +147,11 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
     private long since;
     volatile String closeReason;
 
-    Connection(Reactor reactor, SocketChannel socket, long id) {
+    Connection(Reactor reactor, SocketChannel socket, long id) throws IOException {
         this.reactor = reactor;
         this.id = id;
         this.channel = reactor.openChannel(socket, this);
+        this.state = channel.isHandshaking() ? State.HANDSHAKING : State.IDLE;
         this.outbound = new Outbound(this);
         this.since = reactor.now;
     }
@@ -159,7 +169,12 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
         if (reactor.events.on()) {
             reactor.events.emit("open", id, "remote=" + socket().socket().getRemoteSocketAddress());
         }
-        armTimer(since + reactor.options.idleTimeout().toNanos());
+        long timeout = state == State.HANDSHAKING ? handshakeTimeoutNanos() : reactor.options.idleTimeout().toNanos();
+        armTimer(since + timeout);
+    }
+
+    private long handshakeTimeoutNanos() {
+        return reactor.options.tls().handshakeTimeout().toNanos();
     }
 
     // ---------------------------------------------------------------- readiness
@@ -183,9 +198,12 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
             if (readable && state != State.CLOSED) {
                 onReadable();
             }
+            if (state == State.HANDSHAKING) {
+                handshakeProgress();
+            }
             updateInterest();
         } catch (IOException e) {
-            close("io-error");
+            channelFailed(e, "io-error");
         } catch (RuntimeException e) {
             Events.warn("connection-error", id, e);
             close("internal-error");
@@ -202,6 +220,9 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
             buffer.clear();
             int kept = inbound.restore(buffer);
             int n = channel.read(buffer);
+            if (state == State.HANDSHAKING) {
+                handshakeProgress(); // application bytes may come with the client's last handshake flight
+            }
             if (n < 0) {
                 onEof();
                 return;
@@ -215,6 +236,58 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
             }
             serve(buffer.array(), 0, buffer.position());
         } while (channel.hasBufferedInput() && state.reads() && !readPaused);
+    }
+
+    // ---------------------------------------------------------------- TLS
+
+    /** In HANDSHAKING, after the channel read or wrote: once the handshake is done, wait for a request (IDLE). */
+    private void handshakeProgress() {
+        if (channel.isHandshaking() || channel.tlsInfo() == null) {
+            return; // still handshaking, or refusing plain HTTP (the read that found it threw)
+        }
+        moveTo(State.IDLE);
+        since = reactor.now;
+        if (reactor.events.on()) {
+            TlsInfo tls = channel.tlsInfo();
+            reactor.events.emit("tls-handshake", id, "protocol=" + tls.protocol() + " cipher=" + tls.cipherSuite()
+                    + " sni=" + tls.sniHostName() + " clientCerts=" + tls.peerCertificates().size());
+        }
+        armTimer(since + reactor.options.idleTimeout().toNanos());
+    }
+
+    /**
+     * The channel failed: plain HTTP on the TLS port is a refusal (the channel queued a raw 400: write it, then
+     * close as after any refusal); a TLS failure (bad records, a failed handshake, a renegotiation) is the client's
+     * fault: a DEBUG event with its message, no stack trace, then close; any other I/O error closes as {@code reason}.
+     */
+    private void channelFailed(IOException e, String reason) {
+        if (e instanceof PlaintextRequestException) {
+            plaintextRefused();
+        } else if (e instanceof SSLException) {
+            if (reactor.events.on()) {
+                reactor.events.emit("tls-error", id, "state=" + state + " message=\"" + e.getMessage() + "\"");
+            }
+            close("tls-error");
+        } else {
+            close(reason);
+        }
+    }
+
+    private void plaintextRefused() {
+        reactor.counters.protocolErrors++;
+        if (reactor.events.on()) {
+            reactor.events.emit("reject", id,
+                    "status=400 reason=\"This port speaks HTTPS\" rule=PLAINTEXT_ON_TLS_PORT");
+        }
+        if (state == State.CLOSED) {
+            return;
+        }
+        if (state != State.HANDSHAKING) {
+            close("reject");
+            return;
+        }
+        closing(true); // the channel holds the raw 400: flushOutput writes it, then the close lingers
+        flushOutput();
     }
 
     private void onEof() {
@@ -544,7 +617,7 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
         try {
             written = outbound.flush();
         } catch (IOException e) {
-            close("write-error");
+            channelFailed(e, "write-error");
             return;
         }
         if (written > 0) {
@@ -554,7 +627,9 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
                 current.outboundWritten();
             }
         }
-        if (outbound.queued()) {
+        if (state == State.HANDSHAKING) {
+            handshakeProgress(); // our last flight went out (TLS 1.2): the handshake may be done
+        } else if (outbound.queued()) {
             armTimer(outbound.lastWriteProgress() + reactor.options.writeStallTimeout().toNanos());
         } else if (state == State.CLOSING) {
             closeAfterLastResponse();
@@ -663,6 +738,15 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
         if (state == State.CLOSED) {
             return;
         }
+        if (state == State.HANDSHAKING) {
+            long due = since + handshakeTimeoutNanos();
+            if (due - now <= 0) {
+                timedOut("handshake", null);
+            } else {
+                reactor.wheel.schedule(this, due);
+            }
+            return;
+        }
         if (outbound.queued()) {
             long due = outbound.lastWriteProgress() + options.writeStallTimeout().toNanos();
             if (due - now <= 0) {
@@ -714,7 +798,9 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
      * on its way — see {@link #expire}.
      */
     void drain() {
-        if (state == State.IDLE) {
+        if (state == State.HANDSHAKING) {
+            close("stop"); // no request can be on its way before the handshake is done
+        } else if (state == State.IDLE) {
             armTimer(drainIdleDeadline());
         }
     }

@@ -2,6 +2,8 @@ package dev.fleche.transport.internal;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import dev.fleche.transport.TlsInfo;
+
 import javax.net.ssl.SSLSession;
 
 /**
@@ -65,4 +67,13 @@ interface ConnectionChannel {
 
     /** The TLS session once the handshake is done, or {@code null} on a plain channel (or before then). */
     SSLSession tlsSession();
+
+    /**
+     * Whether the channel's first TLS handshake is still in progress: no application bytes can be read or written
+     * yet, and the connection's handshake timeout runs. Always {@code false} on a plain channel.
+     */
+    boolean isHandshaking();
+
+    /** What the TLS handshake settled, or {@code null} on a plain channel (or before the handshake completed). */
+    TlsInfo tlsInfo();
 }

@@ -2,6 +2,7 @@ package dev.fleche.transport.internal;
 
 import dev.fleche.transport.HttpExchange;
 import dev.fleche.transport.Timeout;
+import dev.fleche.transport.TlsInfo;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -39,7 +40,9 @@ abstract class ExchangeLifecycle implements HttpExchange {
 
     // ---------------------------------------------------------------- connection
 
-    @Override public boolean isSecure() { return connection.channel.tlsSession() != null; }
+    @Override public boolean isSecure() { return connection.channel.tlsInfo() != null; }
+    /** Settled before the first request was read, never changed after: safe from any thread. */
+    @Override public TlsInfo tls() { return connection.channel.tlsInfo(); }
     @Override public long connectionId() { return connection.id; }
 
     @Override

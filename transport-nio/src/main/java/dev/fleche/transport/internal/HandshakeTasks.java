@@ -12,14 +12,14 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@link #execute} throws {@link java.util.concurrent.RejectedExecutionException}, and the channel runs the task on
  * its reactor instead (slower for everyone, never lost).
  */
-final class HandshakeTasks implements Executor, AutoCloseable {
+public final class HandshakeTasks implements Executor, AutoCloseable {
     private final ThreadPoolExecutor pool;
 
     /**
      * @param threads       worker threads, e.g. half the processors
      * @param queueCapacity tasks waiting for a thread before new ones are refused
      */
-    HandshakeTasks(int threads, int queueCapacity) {
+    public HandshakeTasks(int threads, int queueCapacity) {
         AtomicInteger ids = new AtomicInteger();
         pool = new ThreadPoolExecutor(threads, threads, 0, TimeUnit.MILLISECONDS,
                 new ArrayBlockingQueue<>(queueCapacity), task -> {
@@ -35,6 +35,11 @@ final class HandshakeTasks implements Executor, AutoCloseable {
     }
 
     /** Stops the threads; tasks queued are dropped (their connections are closing with the server). */
+    /** The pool a TLS server starts with: half the processors (at least one thread), 1,024 queued tasks. */
+    public static HandshakeTasks forServer() {
+        return new HandshakeTasks(Math.max(1, Runtime.getRuntime().availableProcessors() / 2), 1024);
+    }
+
     @Override
     public void close() {
         pool.shutdownNow();

@@ -3,6 +3,8 @@ package dev.fleche.transport.internal;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
+import dev.fleche.transport.TlsInfo;
+
 import javax.net.ssl.SSLSession;
 
 /** The plain-text {@link ConnectionChannel}: the socket as it is. Holds no bytes of its own. */
@@ -54,6 +56,16 @@ final class PlainChannel implements ConnectionChannel {
 
     @Override
     public SSLSession tlsSession() {
+        return null;
+    }
+
+    @Override
+    public boolean isHandshaking() {
+        return false;
+    }
+
+    @Override
+    public TlsInfo tlsInfo() {
         return null;
     }
 }

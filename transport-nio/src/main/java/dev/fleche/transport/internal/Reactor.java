@@ -14,6 +14,7 @@ import java.nio.channels.SocketChannel;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
@@ -35,6 +36,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class Reactor implements Runnable {
     private static final long TICK_NANOS = 10_000_000L;
     private static final int READ_BUFFER_BYTES = 64 * 1024;
+    /** TLS: free record buffers a reactor keeps for its connections (about 16.7 KiB each). */
+    private static final int TLS_BUFFERS_RETAINED = 32;
 
     final ServerOptions options;
     final HttpHandler handler;
@@ -53,6 +56,9 @@ public final class Reactor implements Runnable {
     /** Tasks of {@code HttpExchange.schedule} holding a timer slot; written by this thread only. */
     volatile int scheduledTasks;
 
+    /** TLS only (else null): the server's pool for delegated handshake tasks, and this reactor's record buffers. */
+    private final HandshakeTasks handshakeTasks;
+    private final PacketBufferPool tlsBuffers;
     private final Selector selector;
     private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean wakeupPending = new AtomicBoolean();
@@ -68,8 +74,21 @@ public final class Reactor implements Runnable {
     private CountDownLatch drained;
     long now;
 
-    public Reactor(ServerOptions options, HttpHandler handler, AtomicInteger openConnections) throws IOException {
+    /**
+     * @param handshakeTasks the server's pool for TLS delegated tasks; required when {@code options.tls()} is set,
+     *                       ignored otherwise (the server owns and closes it)
+     */
+    public Reactor(ServerOptions options, HttpHandler handler, AtomicInteger openConnections,
+                   HandshakeTasks handshakeTasks) throws IOException {
         this.options = options;
+        if (options.tls() != null) {
+            this.handshakeTasks = Objects.requireNonNull(handshakeTasks, "handshakeTasks");
+            this.tlsBuffers = new PacketBufferPool(PacketBufferPool.recordBytes(options.tls().sslContext()),
+                    TLS_BUFFERS_RETAINED);
+        } else {
+            this.handshakeTasks = null;
+            this.tlsBuffers = null;
+        }
         this.handler = handler;
         this.openConnections = openConnections;
         this.events = new Events();
@@ -196,12 +215,16 @@ public final class Reactor implements Runnable {
     }
 
     /**
-     * The byte channel of a new connection: the one place where a connection's transport is chosen (plain now; a
-     * TLS channel over {@code SSLEngine} slots in here). {@code listener} is the connection, for channels that make
-     * progress by themselves.
+     * The byte channel of a new connection: the one place where a connection's transport is chosen — TLS over an
+     * {@code SSLEngine} when the options carry {@code tls}, the plain socket otherwise. {@code listener} is the
+     * connection, told on this reactor when a TLS delegated task finished.
      */
-    ConnectionChannel openChannel(SocketChannel socket, ConnectionChannel.Listener listener) {
-        return new PlainChannel(socket);
+    ConnectionChannel openChannel(SocketChannel socket, ConnectionChannel.Listener listener) throws IOException {
+        if (tlsBuffers == null) {
+            return new PlainChannel(socket);
+        }
+        return new TlsChannel(socket, TlsChannel.serverEngine(options.tls()), tlsBuffers, handshakeTasks,
+                this::execute, listener);
     }
 
     /** Called by a connection once it is closed. */

@@ -127,12 +127,14 @@ final class TlsChannel implements ConnectionChannel {
     // ---------------------------------------------------------------- what the connection sees
 
     /** Whether the first handshake is still in progress (the connection's handshake timeout runs meanwhile). */
-    boolean isHandshaking() {
+    @Override
+    public boolean isHandshaking() {
         return info == null && (phase == Phase.HANDSHAKE || phase == Phase.TASK);
     }
 
     /** What the handshake settled, or {@code null} before it completed. */
-    TlsInfo tlsInfo() {
+    @Override
+    public TlsInfo tlsInfo() {
         return info;
     }
 

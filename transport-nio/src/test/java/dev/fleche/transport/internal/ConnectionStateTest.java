@@ -4,6 +4,7 @@ import static dev.fleche.transport.internal.Connection.State.CLOSED;
 import static dev.fleche.transport.internal.Connection.State.CLOSING;
 import static dev.fleche.transport.internal.Connection.State.DISCARDING_BODY;
 import static dev.fleche.transport.internal.Connection.State.DISPATCHED;
+import static dev.fleche.transport.internal.Connection.State.HANDSHAKING;
 import static dev.fleche.transport.internal.Connection.State.IDLE;
 import static dev.fleche.transport.internal.Connection.State.LINGERING;
 import static dev.fleche.transport.internal.Connection.State.READING_BODY;
@@ -34,6 +35,8 @@ class ConnectionStateTest {
     private static final Map<State, Set<State>> DIAGRAM = new EnumMap<>(State.class);
 
     static {
+        // TLS: handshake done; plain HTTP on the TLS port (raw 400); a failed handshake or its timeout
+        DIAGRAM.put(HANDSHAKING, EnumSet.of(IDLE, CLOSING, CLOSED));
         // bytes of a head; a whole head with no body, a small body, a streamed body; a refusal, EOF or timeout
         DIAGRAM.put(IDLE, EnumSet.of(READING_HEAD, DISPATCHED, READING_BODY, STREAMING_BODY, CLOSING, CLOSED));
         // head complete (three ways); a parse error or header timeout
