@@ -3,23 +3,32 @@ package dev.fleche.transport.internal;
 import dev.fleche.transport.ErrorRenderer;
 import dev.fleche.transport.HttpExchange;
 import dev.fleche.transport.HttpFields;
+import dev.fleche.transport.Timeout;
+import dev.fleche.transport.TlsInfo;
 import dev.fleche.transport.http1.RequestHead;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 
 /**
  * The transport's {@link HttpExchange}: the request head, the body stream as the connection delivers it, and the
  * response state. The connection owns the request body's decoding ({@link RequestBody}) and the response's framing
  * ({@link Outbound}); the exchange is the handler's view of them. The response state is an atomic so that
- * {@link #respond} and the transport's own refusals race safely. What ties the exchange to its connection and
- * reactor (disconnect callbacks, abort, tasks and timers) is in {@link ExchangeLifecycle}.
+ * {@link #respond} and the transport's own refusals race safely. It also ties the handler to its connection and
+ * reactor: the connection's identity and addresses, whether the client is still there and what runs when it
+ * leaves, aborting, and running or scheduling tasks on the reactor. Fields marked "reactor" are touched only by the
+ * connection's reactor thread.
  */
-final class Exchange extends ExchangeLifecycle {
+final class Exchange implements HttpExchange {
     private static final int NOT_STARTED = 0;
     private static final int STARTED = 1;
     private static final int WRITTEN = 2;
@@ -51,8 +60,15 @@ final class Exchange extends ExchangeLifecycle {
     // response, any thread
     private volatile ResponseOutput output;
 
+    final Connection connection;
+    // connection state, reactor
+    private List<Runnable> disconnectCallbacks;
+    private boolean responseWritten;
+    // connection state, any thread
+    private volatile boolean open = true;
+
     Exchange(Connection connection, RequestHead head) {
-        super(connection);
+        this.connection = connection;
         this.head = head;
         this.isHead = "HEAD".equals(head.method());
         if (!head.hasBody()) {
@@ -197,8 +213,11 @@ final class Exchange extends ExchangeLifecycle {
         }
     }
 
-    @Override
-    void connectionLost(IOException error) {
+    /**
+     * The connection is lost: fails whatever waits on it (the body reader, a blocked response writer) with
+     * {@code error}. Runs on the reactor, before the disconnect callbacks.
+     */
+    private void connectionLost(IOException error) {
         bodyFailed(error);
         ResponseOutput out = output;
         if (out != null) {
@@ -209,5 +228,107 @@ final class Exchange extends ExchangeLifecycle {
     @Override
     public String toString() {
         return "Exchange[conn=" + connection.id + " " + head.method() + " " + head.target() + "]";
+    }
+
+    // ---------------------------------------------------------------- connection
+
+    @Override public boolean isSecure() { return connection.channel.tlsInfo() != null; }
+    /** Settled before the first request was read, never changed after: safe from any thread. */
+    @Override public TlsInfo tls() { return connection.channel.tlsInfo(); }
+    @Override public long connectionId() { return connection.id; }
+
+    @Override
+    public InetSocketAddress remoteAddress() {
+        Socket socket = connection.socket().socket();
+        return (InetSocketAddress) socket.getRemoteSocketAddress();
+    }
+
+    @Override
+    public InetSocketAddress localAddress() {
+        Socket socket = connection.socket().socket();
+        return (InetSocketAddress) socket.getLocalSocketAddress();
+    }
+
+    // ---------------------------------------------------------------- connection state
+
+    void responseWritten() {
+        responseWritten = true;
+        disconnectCallbacks = null;
+    }
+
+    @Override
+    public void abort() {
+        execute(() -> connection.abort(responseWritten));
+    }
+
+    @Override
+    public boolean isOpen() {
+        return open;
+    }
+
+    /** The client left or the connection closed: fail the body, wake writers, run disconnect callbacks. */
+    void clientGone(String reason) {
+        if (!open) {
+            return;
+        }
+        open = false;
+        IOException error = new IOException(reason);
+        connectionLost(error);
+        List<Runnable> callbacks = disconnectCallbacks;
+        disconnectCallbacks = null;
+        if (callbacks != null && !responseWritten) {
+            for (Runnable callback : callbacks) {
+                runSafely(callback);
+            }
+        }
+    }
+
+    private void runSafely(Runnable callback) {
+        try {
+            callback.run();
+        } catch (RuntimeException e) {
+            Events.warn("callback-error", connection.id, e);
+        }
+    }
+
+    @Override
+    public void onDisconnect(Runnable callback) {
+        Objects.requireNonNull(callback, "callback");
+        execute(() -> {
+            if (!open) {
+                runSafely(callback);
+            } else if (!responseWritten) {
+                if (disconnectCallbacks == null) {
+                    disconnectCallbacks = new ArrayList<>(2);
+                }
+                disconnectCallbacks.add(callback);
+            }
+        });
+    }
+
+    // ---------------------------------------------------------------- reactor
+
+    @Override
+    public Timeout schedule(Runnable task, long delay, TimeUnit unit) {
+        Objects.requireNonNull(task, "task");
+        ScheduledTask scheduled = new ScheduledTask(connection.reactor, task);
+        long nanos = unit.toNanos(delay);
+        if (inReactor()) {
+            scheduled.arm(connection.reactor.now + nanos);
+        } else {
+            long at = connection.reactor.options.nanoClock().getAsLong() + nanos;
+            execute(() -> scheduled.arm(at));
+        }
+        return scheduled;
+    }
+
+    @Override
+    public void execute(Runnable task) {
+        connection.reactor.execute(task);
+    }
+
+    @Override
+    public boolean inReactor() {
+        return connection.reactor.inLoop();
     }
 }
