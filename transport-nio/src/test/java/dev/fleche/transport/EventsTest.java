@@ -6,10 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.logging.Handler;
-import java.util.logging.Level;
-import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -23,30 +19,13 @@ import org.junit.jupiter.api.Test;
  */
 class EventsTest {
     private static final Pattern EVENT = Pattern.compile("event=(\\S+) conn=(\\d+)(.*)");
-    private final Logger logger = Logger.getLogger("dev.fleche.transport");
-    private final List<String> events = new CopyOnWriteArrayList<>();
-    private final Handler capture = new Handler() {
-        @Override
-        public void publish(LogRecord record) {
-            events.add(record.getMessage());
-        }
-
-        @Override
-        public void flush() {
-        }
-
-        @Override
-        public void close() {
-        }
-    };
-    private Level previous;
+    private final CapturedEvents captured = new CapturedEvents();
+    private final List<String> events = captured.events();
     private HttpServer server;
 
     @BeforeEach
     void listen() {
-        previous = logger.getLevel();
-        logger.setLevel(Level.FINE); // System.Logger DEBUG
-        logger.addHandler(capture);
+        captured.start();
     }
 
     @AfterEach
@@ -54,8 +33,7 @@ class EventsTest {
         if (server != null) {
             server.stop(Duration.ZERO);
         }
-        logger.removeHandler(capture);
-        logger.setLevel(previous);
+        captured.close();
     }
 
     @Test

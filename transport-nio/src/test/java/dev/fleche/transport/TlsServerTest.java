@@ -28,15 +28,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.logging.Handler;
-import java.util.logging.Level;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSocket;
@@ -58,23 +53,8 @@ class TlsServerTest {
     private static TestCertificates certificates;
 
     private final ExecutorService workers = Executors.newCachedThreadPool();
-    private final Logger logger = Logger.getLogger("dev.fleche.transport");
-    private final List<String> events = new CopyOnWriteArrayList<>();
-    private final Handler capture = new Handler() {
-        @Override
-        public void publish(LogRecord record) {
-            events.add(record.getMessage());
-        }
-
-        @Override
-        public void flush() {
-        }
-
-        @Override
-        public void close() {
-        }
-    };
-    private Level previousLevel;
+    private final CapturedEvents captured = new CapturedEvents();
+    private final List<String> events = captured.events();
     private HttpServer server;
 
     @BeforeAll
@@ -84,9 +64,7 @@ class TlsServerTest {
 
     @BeforeEach
     void listen() {
-        previousLevel = logger.getLevel();
-        logger.setLevel(Level.FINE); // System.Logger DEBUG: the transport's events
-        logger.addHandler(capture);
+        captured.start();
     }
 
     @AfterEach
@@ -95,8 +73,7 @@ class TlsServerTest {
             server.stop(Duration.ZERO);
         }
         workers.shutdownNow();
-        logger.removeHandler(capture);
-        logger.setLevel(previousLevel);
+        captured.close();
     }
 
     // ---------------------------------------------------------------- helpers
