@@ -7,6 +7,7 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
+import org.glassfish.jersey.CommonProperties;
 import org.glassfish.jersey.server.ResourceConfig;
 import org.glassfish.jersey.server.monitoring.ApplicationEvent;
 import org.glassfish.jersey.server.monitoring.ApplicationEventListener;
@@ -22,6 +23,8 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -38,11 +41,21 @@ class MetricsTest {
     private final Semaphore finished = new Semaphore(0);
     private FlecheHttpServer server;
 
+    static volatile CountDownLatch entered = new CountDownLatch(1);
+    static volatile CountDownLatch release = new CountDownLatch(1);
+
     @Path("hello")
     public static class Hello {
         @GET
         public String hello() {
             return "hello";
+        }
+
+        @GET
+        @Path("block")
+        public String block() throws InterruptedException {
+            entered.countDown();
+            return release.await(10, TimeUnit.SECONDS) ? "released" : "never released";
         }
     }
 
@@ -70,8 +83,11 @@ class MetricsTest {
     }
 
     private void start(FlecheMetrics metrics) {
-        ResourceConfig config = new ResourceConfig(Hello.class).register(metrics)
-                .register(new Finished(), Integer.MAX_VALUE);
+        start(metrics, new ResourceConfig(Hello.class));
+    }
+
+    private void start(FlecheMetrics metrics, ResourceConfig config) {
+        config.register(metrics).register(new Finished(), Integer.MAX_VALUE);
         server = FlecheHttpServerFactory.createServer(URI.create("http://127.0.0.1:0/"), config);
     }
 
@@ -133,6 +149,27 @@ class MetricsTest {
                 + "outcome=\"SUCCESS\",status=\"200\",uri=\"/hello\"}"), samples.keySet().toString());
         assertEquals(1.0, samples.get("app_requests_seconds_count{exception=\"None\",method=\"GET\","
                 + "outcome=\"CLIENT_ERROR\",status=\"404\",uri=\"NOT_FOUND\"}"), samples.keySet().toString());
+    }
+
+    @Test
+    void saturatedWorkersAreCounted() throws Exception {
+        entered = new CountDownLatch(1);
+        release = new CountDownLatch(1);
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        start(new FlecheMetrics(registry), new ResourceConfig(Hello.class)
+                .property(CommonProperties.USE_VIRTUAL_THREADS, false)
+                .property(FlecheProperties.WORKER_THREADS, 1).property(FlecheProperties.WORKER_QUEUE, 0));
+        CompletableFuture<HttpResponse<String>> first = client.sendAsync(HttpRequest.newBuilder(
+                server.baseUri().resolve("hello/block")).timeout(Duration.ofSeconds(10)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertTrue(entered.await(10, TimeUnit.SECONDS));
+        assertEquals(1.0, registry.get("fleche.workers.in.flight").gauge().value());
+        assertEquals(503, get("hello"));
+        assertEquals(503, get("hello"));
+        assertEquals(2.0, count(registry, "fleche.workers.rejected"));
+        release.countDown();
+        assertEquals("released", first.get(10, TimeUnit.SECONDS).body());
+        assertEquals(3.0, count(registry, "fleche.requests"));
     }
 
     @Test
