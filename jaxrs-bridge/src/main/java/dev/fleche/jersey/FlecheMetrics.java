@@ -124,7 +124,7 @@ public final class FlecheMetrics implements Feature {
             this.registry = registry;
         }
 
-        /** The name of the per-resource-method timer ({@value #DEFAULT_REQUEST_METRIC}). */
+        /** The name of the per-resource-method timer ({@value FlecheMetrics#DEFAULT_REQUEST_METRIC}). */
         public Builder requestMetricName(String name) {
             if (name == null || name.isBlank()) {
                 throw new IllegalArgumentException("request metric name is empty");
