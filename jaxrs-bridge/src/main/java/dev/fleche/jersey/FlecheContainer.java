@@ -16,6 +16,7 @@ import org.glassfish.jersey.server.ResourceConfig;
 import org.glassfish.jersey.server.spi.Container;
 
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The Jersey {@link Container} of Fleche: hosts one application and serves the transport's exchanges with it —
@@ -51,6 +52,8 @@ public final class FlecheContainer implements Container {
     /** Responses suspended now, so that a drain can end them. */
     private final SuspendedWriters suspended = new SuspendedWriters();
     private final AtomicBoolean attached = new AtomicBoolean();
+    /** Requests answered {@code 503} because the workers were saturated. */
+    private final LongAdder busy = new LongAdder();
     private volatile String rootPath = "/";
     /** The application as deployed now; replaced whole on reload. */
     private volatile Deployment deployment;
@@ -115,6 +118,21 @@ public final class FlecheContainer implements Container {
         return server == null ? 0 : server.scheduledTasks();
     }
 
+    /** The transport this container is mounted on, or null before {@link #mount}; for {@link FlecheMetrics}. */
+    HttpServer transport() {
+        return transport;
+    }
+
+    /** The container's workers; for {@link FlecheMetrics}. */
+    Workers workers() {
+        return workers;
+    }
+
+    /** Requests answered {@code 503} because the workers were saturated, since the container was created. */
+    long busyRejections() {
+        return busy.sum();
+    }
+
     @Override
     public String toString() {
         return "FlecheContainer[base=" + basePath() + ", workers=" + workers.describe() + "]";
@@ -135,6 +153,7 @@ public final class FlecheContainer implements Container {
             return;
         }
         if (!workers.tryExecute(() -> serve(current, exchange, path, false))) {
+            busy.increment();
             Responses.busy(exchange, current.settings().retryAfterSeconds());
         }
     }

@@ -45,6 +45,11 @@ package dev.fleche.jersey;
  * a {@code java.security.cert.X509Certificate[]} (its own certificate first) under the name the Servlet
  * specification uses, so that code written for servlet containers finds it. The certificate's subject is also the
  * request's {@code SecurityContext.getUserPrincipal()} (scheme {@code CLIENT_CERT}).
+ *
+ * <p>With {@link FlecheRequestIds} registered, also: {@value #REQUEST_ID} (String, always set),
+ * {@value #TRACE_ID}, {@value #PARENT_ID}, {@value #TRACE_FLAGS} and {@value #TRACE_STATE} (Strings, set only
+ * when the request carries a valid W3C {@code traceparent}); the whole as a {@link RequestTrace} under
+ * {@value #TRACE}, also injectable with {@code @Context RequestTrace}.
  */
 public final class FlecheProperties {
     /** Whether {@code Forwarded} / {@code X-Forwarded-*} decide the scheme and host of the request URIs. */
@@ -77,6 +82,22 @@ public final class FlecheProperties {
      * client's own first) of an HTTPS request with client authentication; absent otherwise. The Servlet name.
      */
     public static final String CLIENT_CERTIFICATES = "jakarta.servlet.request.X509Certificate";
+
+    /**
+     * Request property: the request id (the valid incoming {@code X-Request-Id}, else a generated one). The
+     * validation module reads the same name to put {@code requestId} into {@code problem+json} bodies.
+     */
+    public static final String REQUEST_ID = "dev.fleche.requestId";
+    /** Request property: the 32 lowercase hex digits of the W3C trace id of a valid {@code traceparent}. */
+    public static final String TRACE_ID = "dev.fleche.traceId";
+    /** Request property: the 16 lowercase hex digits of the caller's span ({@code parent-id} of {@code traceparent}). */
+    public static final String PARENT_ID = "dev.fleche.parentId";
+    /** Request property: the 2 lowercase hex digits of the {@code trace-flags} of {@code traceparent}. */
+    public static final String TRACE_FLAGS = "dev.fleche.traceFlags";
+    /** Request property: the {@code tracestate} list, when valid and accompanying a valid {@code traceparent}. */
+    public static final String TRACE_STATE = "dev.fleche.traceState";
+    /** Request property: the {@link RequestTrace} of the request. */
+    public static final String TRACE = "dev.fleche.trace";
 
     private FlecheProperties() {
     }

@@ -26,6 +26,15 @@ public final class ProblemJson {
     public static final String MEDIA_TYPE = "application/problem+json";
     /** The problem type of a problem that means no more than its HTTP status (RFC 9457, section 4.2.1). */
     public static final String ABOUT_BLANK = "about:blank";
+    /**
+     * The request property holding the request's id, when a container or filter sets one (Fleche's
+     * {@code FlecheRequestIds} does, under this same name, {@code FlecheProperties.REQUEST_ID}): a String there
+     * becomes the {@value #REQUEST_ID_MEMBER} member of the problem documents this module writes, and is logged with
+     * incidents. This module reads the name only, so it works on any container.
+     */
+    public static final String REQUEST_ID_PROPERTY = "dev.fleche.requestId";
+    /** The extension member carrying the request id. */
+    public static final String REQUEST_ID_MEMBER = "requestId";
 
     private ProblemJson() {
     }

@@ -47,6 +47,16 @@ public abstract class Workers {
     /** What runs the requests, for logs and tests. */
     public abstract String describe();
 
+    /** Requests accepted and not yet finished (running or waiting for a thread); -1 when unknown (a user's executor). */
+    public int inFlight() {
+        return -1;
+    }
+
+    /** Requests waiting for a thread (0 when each request gets its own); -1 when unknown (a user's executor). */
+    public int queued() {
+        return -1;
+    }
+
     /** The workers the application's {@code properties} ask for. */
     public static Workers from(Map<String, Object> properties) {
         Executor executor = Settings.instance(properties, FlecheProperties.EXECUTOR, Executor.class);
@@ -191,6 +201,16 @@ public abstract class Workers {
         }
 
         @Override
+        public int inFlight() {
+            return pending.get();
+        }
+
+        @Override
+        public int queued() {
+            return pool.getQueue().size();
+        }
+
+        @Override
         public String describe() {
             return "bounded pool of up to " + max + " threads (started when none is idle), queue " + queue;
         }
@@ -205,11 +225,13 @@ public abstract class Workers {
 
         private final Starter starter;
         private final Semaphore permits;
+        private final int limit;
         private final String description;
 
         PerTask(Starter starter, int limit, String description) {
             this.starter = starter;
             this.permits = new Semaphore(limit);
+            this.limit = limit;
             this.description = description + ", at most " + limit + " at once";
         }
 
@@ -237,6 +259,16 @@ public abstract class Workers {
         @Override
         public void shutdown() {
             // threads end with their request
+        }
+
+        @Override
+        public int inFlight() {
+            return limit - permits.availablePermits();
+        }
+
+        @Override
+        public int queued() {
+            return 0;
         }
 
         @Override

@@ -20,7 +20,9 @@ final class Incidents {
         String id = UUID.randomUUID().toString();
         String where = request == null ? "" : " " + request.getMethod() + " "
                 + request.getUriInfo().getRequestUri().getRawPath();
-        LOG.log(System.Logger.Level.ERROR, "incident " + id + ":" + where + " failed", cause);
+        String requestId = ProblemResponder.requestId(request);
+        String tail = requestId == null ? " failed" : " failed (request id " + requestId + ")";
+        LOG.log(System.Logger.Level.ERROR, "incident " + id + ":" + where + tail, cause);
         return id;
     }
 }

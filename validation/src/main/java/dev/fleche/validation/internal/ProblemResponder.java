@@ -45,6 +45,10 @@ final class ProblemResponder {
                      MultivaluedMap<String, Object> keep) {
         Map<String, Object> map = problem.toMap(request != null ? request.getUriInfo().getRequestUri().getRawPath()
                 : null);
+        String requestId = requestId(request);
+        if (requestId != null) {
+            map.put(ProblemJson.REQUEST_ID_MEMBER, requestId);
+        }
         customize(map, cause, request, injection);
         int status = statusOf(map, problem.status());
         MediaType type = negotiate(request != null ? request.getAcceptableMediaTypes() : List.of());
@@ -59,6 +63,12 @@ final class ProblemResponder {
             });
         }
         return response.type(type).entity(body).build();
+    }
+
+    /** The request id a container or filter set as {@value ProblemJson#REQUEST_ID_PROPERTY}, or null. */
+    static String requestId(ContainerRequestContext request) {
+        Object id = request == null ? null : request.getProperty(ProblemJson.REQUEST_ID_PROPERTY);
+        return id instanceof String text ? text : null;
     }
 
     private void customize(Map<String, Object> map, Throwable cause, ContainerRequestContext request,
@@ -145,6 +155,10 @@ final class ProblemResponder {
                             .append('\n');
                 }
             }
+        }
+        Object requestId = map.get(ProblemJson.REQUEST_ID_MEMBER);
+        if (requestId != null) {
+            out.append("request id: ").append(requestId).append('\n');
         }
         Object incident = map.get("incident");
         if (incident != null) {

@@ -1,0 +1,62 @@
+package dev.fleche.jersey.internal;
+
+import dev.fleche.transport.HttpServer;
+import dev.fleche.transport.ServerMetrics;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+
+import java.util.function.LongSupplier;
+import java.util.function.ToLongFunction;
+
+/**
+ * The meters of a transport and of the container's workers, read from their public counters on each scrape.
+ * Loaded only by {@code FlecheMetrics} (Micrometer is an optional dependency).
+ */
+public final class TransportMeters {
+    private static final String BYTES = "bytes";
+
+    private TransportMeters() {
+    }
+
+    /** Registers the meters of {@code server}, {@code workers} and the container's {@code 503} count. */
+    public static void bind(MeterRegistry registry, HttpServer server, Workers workers, LongSupplier busy) {
+        Gauge.builder("fleche.connections.open", server, s -> s.metrics().openConnections())
+                .description("connections open now").register(registry);
+        counter(registry, server, "fleche.connections.accepted", "connections accepted", null,
+                ServerMetrics::acceptedConnections);
+        counter(registry, server, "fleche.connections.refused", "connections refused at maxConnections", null,
+                ServerMetrics::refusedConnections);
+        counter(registry, server, "fleche.connections.closed", "connections closed", null,
+                ServerMetrics::closedConnections);
+        counter(registry, server, "fleche.requests", "request heads dispatched to the handler", null,
+                ServerMetrics::requests);
+        counter(registry, server, "fleche.bytes.read", "bytes read from sockets", BYTES, ServerMetrics::bytesRead);
+        counter(registry, server, "fleche.bytes.written", "bytes written to sockets", BYTES,
+                ServerMetrics::bytesWritten);
+        counter(registry, server, "fleche.protocol.errors", "requests refused by the parser or a limit", null,
+                ServerMetrics::protocolErrors);
+        counter(registry, server, "fleche.timeouts", "connections closed by a timeout", null,
+                ServerMetrics::timeouts);
+        counter(registry, server, "fleche.handler.errors", "handler exceptions and aborted exchanges", null,
+                ServerMetrics::handlerErrors);
+        Gauge.builder("fleche.timers.armed", server, HttpServer::scheduledTasks)
+                .description("reactor timer slots armed (suspend timeouts, scheduled tasks)").register(registry);
+        if (workers.inFlight() >= 0) {
+            Gauge.builder("fleche.workers.in.flight", workers, Workers::inFlight)
+                    .description("requests on or waiting for a worker").register(registry);
+            Gauge.builder("fleche.workers.queued", workers, Workers::queued)
+                    .description("requests waiting for a worker thread").register(registry);
+        }
+        // Micrometer holds the measured object weakly and the function strongly: the server (which the
+        // application keeps) is the object, the container's count is reached through the function.
+        FunctionCounter.builder("fleche.workers.rejected", server, s -> busy.getAsLong())
+                .description("requests answered 503 because the workers were saturated").register(registry);
+    }
+
+    private static void counter(MeterRegistry registry, HttpServer server, String name, String description,
+                                String unit, ToLongFunction<ServerMetrics> value) {
+        FunctionCounter.builder(name, server, s -> value.applyAsLong(s.metrics()))
+                .description(description).baseUnit(unit).register(registry);
+    }
+}

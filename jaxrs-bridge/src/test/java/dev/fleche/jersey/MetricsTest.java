@@ -1,0 +1,202 @@
+package dev.fleche.jersey;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import org.glassfish.jersey.CommonProperties;
+import org.glassfish.jersey.server.ResourceConfig;
+import org.glassfish.jersey.server.monitoring.ApplicationEvent;
+import org.glassfish.jersey.server.monitoring.ApplicationEventListener;
+import org.glassfish.jersey.server.monitoring.RequestEvent;
+import org.glassfish.jersey.server.monitoring.RequestEventListener;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** FlecheMetrics: exact meter values after a scripted sequence of requests, and a Prometheus scrape. */
+class MetricsTest {
+    private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    /** One permit per request Jersey finished (after jersey-micrometer's listener recorded it). */
+    private final Semaphore finished = new Semaphore(0);
+    private FlecheHttpServer server;
+
+    static volatile CountDownLatch entered = new CountDownLatch(1);
+    static volatile CountDownLatch release = new CountDownLatch(1);
+
+    @Path("hello")
+    public static class Hello {
+        @GET
+        public String hello() {
+            return "hello";
+        }
+
+        @GET
+        @Path("block")
+        public String block() throws InterruptedException {
+            entered.countDown();
+            return release.await(10, TimeUnit.SECONDS) ? "released" : "never released";
+        }
+    }
+
+    /** Counts finished requests; ranked after the metrics listener (Jersey calls listeners by ascending rank). */
+    final class Finished implements ApplicationEventListener {
+        @Override
+        public void onEvent(ApplicationEvent event) {
+        }
+
+        @Override
+        public RequestEventListener onRequest(RequestEvent start) {
+            return event -> {
+                if (event.getType() == RequestEvent.Type.FINISHED) {
+                    finished.release();
+                }
+            };
+        }
+    }
+
+    @AfterEach
+    void stop() throws InterruptedException {
+        if (server != null) {
+            server.stop(Duration.ofSeconds(1));
+        }
+    }
+
+    private void start(FlecheMetrics metrics) {
+        start(metrics, new ResourceConfig(Hello.class));
+    }
+
+    private void start(FlecheMetrics metrics, ResourceConfig config) {
+        config.register(metrics).register(new Finished(), Integer.MAX_VALUE);
+        server = FlecheHttpServerFactory.createServer(URI.create("http://127.0.0.1:0/"), config);
+    }
+
+    private int get(String path) throws Exception {
+        HttpRequest request = HttpRequest.newBuilder(server.baseUri().resolve(path)).timeout(Duration.ofSeconds(10))
+                .build();
+        return client.send(request, HttpResponse.BodyHandlers.ofString()).statusCode();
+    }
+
+    /** Three requests to a resource, one to nothing, all on one kept-alive connection. */
+    private void script() throws Exception {
+        assertEquals(200, get("hello"));
+        assertEquals(200, get("hello"));
+        assertEquals(200, get("hello"));
+        assertEquals(404, get("missing"));
+        assertTrue(finished.tryAcquire(4, 10, TimeUnit.SECONDS), "Jersey finished the 4 requests");
+    }
+
+    @Test
+    void transportAndResourceMeters() throws Exception {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        start(FlecheMetrics.builder(registry).percentiles(0.5, 0.99).build());
+        script();
+
+        assertEquals(4.0, count(registry, "fleche.requests"));
+        assertEquals(1.0, count(registry, "fleche.connections.accepted"), "the client kept its connection");
+        assertEquals(0.0, count(registry, "fleche.connections.refused"));
+        assertEquals(1.0, registry.get("fleche.connections.open").gauge().value());
+        assertEquals(0.0, count(registry, "fleche.protocol.errors"));
+        assertEquals(0.0, count(registry, "fleche.timeouts"));
+        assertEquals(0.0, count(registry, "fleche.handler.errors"));
+        assertEquals(0.0, count(registry, "fleche.workers.rejected"));
+        assertEquals(0.0, registry.get("fleche.timers.armed").gauge().value());
+        assertEquals(0.0, registry.get("fleche.workers.queued").gauge().value());
+        assertEquals((double) server.transport().metrics().bytesRead(), count(registry, "fleche.bytes.read"));
+        assertTrue(count(registry, "fleche.bytes.written") > 0);
+
+        Timer hello = registry.get(FlecheMetrics.DEFAULT_REQUEST_METRIC).tags("uri", "/hello", "status", "200",
+                "method", "GET", "outcome", "SUCCESS").timer();
+        assertEquals(3, hello.count());
+        assertEquals(2, hello.takeSnapshot().percentileValues().length, "the percentiles asked for");
+        assertEquals(1, registry.get(FlecheMetrics.DEFAULT_REQUEST_METRIC).tags("status", "404").timer().count());
+        assertEquals(2, registry.get(FlecheMetrics.DEFAULT_REQUEST_METRIC).timers().size());
+    }
+
+    @Test
+    void prometheusScrape() throws Exception {
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        start(FlecheMetrics.builder(registry).requestMetricName("app.requests").build());
+        script();
+
+        Map<String, Double> samples = parse(registry.scrape());
+        assertEquals(4.0, samples.get("fleche_requests_total"), samples.toString());
+        assertEquals(1.0, samples.get("fleche_connections_accepted_total"));
+        assertEquals(1.0, samples.get("fleche_connections_open"));
+        assertEquals(0.0, samples.get("fleche_workers_rejected_total"));
+        assertEquals((double) server.transport().metrics().bytesRead(), samples.get("fleche_bytes_read_bytes_total"));
+        assertEquals(3.0, samples.get("app_requests_seconds_count{exception=\"None\",method=\"GET\","
+                + "outcome=\"SUCCESS\",status=\"200\",uri=\"/hello\"}"), samples.keySet().toString());
+        assertEquals(1.0, samples.get("app_requests_seconds_count{exception=\"None\",method=\"GET\","
+                + "outcome=\"CLIENT_ERROR\",status=\"404\",uri=\"NOT_FOUND\"}"), samples.keySet().toString());
+    }
+
+    @Test
+    void saturatedWorkersAreCounted() throws Exception {
+        entered = new CountDownLatch(1);
+        release = new CountDownLatch(1);
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        start(new FlecheMetrics(registry), new ResourceConfig(Hello.class)
+                .property(CommonProperties.USE_VIRTUAL_THREADS, false)
+                .property(FlecheProperties.WORKER_THREADS, 1).property(FlecheProperties.WORKER_QUEUE, 0));
+        CompletableFuture<HttpResponse<String>> first = client.sendAsync(HttpRequest.newBuilder(
+                server.baseUri().resolve("hello/block")).timeout(Duration.ofSeconds(10)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertTrue(entered.await(10, TimeUnit.SECONDS));
+        assertEquals(1.0, registry.get("fleche.workers.in.flight").gauge().value());
+        assertEquals(503, get("hello"));
+        assertEquals(503, get("hello"));
+        assertEquals(2.0, count(registry, "fleche.workers.rejected"));
+        release.countDown();
+        assertEquals("released", first.get(10, TimeUnit.SECONDS).body());
+        assertEquals(3.0, count(registry, "fleche.requests"));
+    }
+
+    @Test
+    void settingsAreChecked() {
+        MeterRegistry registry = new SimpleMeterRegistry();
+        assertThrows(IllegalArgumentException.class, () -> FlecheMetrics.builder(registry).percentiles(1.0));
+        assertThrows(IllegalArgumentException.class, () -> FlecheMetrics.builder(registry).percentiles(0));
+        assertThrows(IllegalArgumentException.class, () -> FlecheMetrics.builder(registry).requestMetricName(" "));
+        assertThrows(IllegalArgumentException.class, () -> FlecheMetrics.builder(null));
+    }
+
+    private static double count(MeterRegistry registry, String name) {
+        return registry.get(name).functionCounter().count();
+    }
+
+    /** The Prometheus text format: {@code name{labels} value} per sample line, comments skipped. */
+    private static Map<String, Double> parse(String scrape) {
+        Pattern sample = Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*(?:\\{[^}]*\\})?) (\\S+)$");
+        Map<String, Double> samples = new HashMap<>();
+        for (String line : scrape.split("\n")) {
+            if (line.startsWith("#") || line.isBlank()) {
+                continue;
+            }
+            Matcher m = sample.matcher(line);
+            assertTrue(m.matches(), "not a sample line: " + line);
+            samples.put(m.group(1), Double.parseDouble(m.group(2)));
+        }
+        return samples;
+    }
+}
