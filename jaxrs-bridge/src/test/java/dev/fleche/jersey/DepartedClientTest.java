@@ -47,6 +47,8 @@ class DepartedClientTest extends FlecheJerseyTest {
     static final CountDownLatch CHUNK_WRITER_WAITING = new CountDownLatch(1);
     static final CountDownLatch CHUNKS_GONE = new CountDownLatch(1);
     static final CompletableFuture<String> CHUNKS_OUTCOME = new CompletableFuture<>();
+    static final CompletableFuture<String> RACE_OUTCOME = new CompletableFuture<>();
+    static final CountDownLatch RACE_QUEUED = new CountDownLatch(1);
     static final CountDownLatch STREAM_GONE = new CountDownLatch(1);
     static final CompletableFuture<String> STREAM_OUTCOME = new CompletableFuture<>();
     static final CountDownLatch ASYNC_GONE = new CountDownLatch(1);
@@ -90,6 +92,15 @@ class DepartedClientTest extends FlecheJerseyTest {
             connection(request).onDisconnect(CHUNKS_GONE::countDown);
             ContextAwareOutput output = new ContextAwareOutput();
             new Thread(() -> CHUNKS_OUTCOME.complete(writeUntilGone(output)), "chunk-writer").start();
+            return output;
+        }
+
+        @GET
+        @Path("race")
+        @Produces(MediaType.TEXT_PLAIN)
+        public ChunkedOutput<Part> race() {
+            RacingOutput output = new RacingOutput();
+            new Thread(() -> RACE_OUTCOME.complete(output.writeWhileTheDisconnectFlushes()), "race-writer").start();
             return output;
         }
 
@@ -148,6 +159,76 @@ class DepartedClientTest extends FlecheJerseyTest {
         protected void flushQueue() throws IOException {
             super.flushQueue();
             contextSet.countDown();
+        }
+    }
+
+    /**
+     * The interleaving of issue 17's trace, step by step, with {@code ChunkedOutput}'s own protected hooks:
+     * <ol>
+     *   <li>the application's thread queues a chunk, then waits (in {@code flushQueue}, before flushing) while the
+     *       client leaves;</li>
+     *   <li>the container's disconnect worker closes the output: its {@code flushQueue} takes that chunk, the write
+     *       fails (the bytes are taken, then the connection is found closed), and it stops in {@code onClose};</li>
+     *   <li>the application's thread goes on: the queue is being flushed by the other thread, so it does nothing but
+     *       close the response, the first to do so — Jersey's close path flushes the container's stream, with the
+     *       failed write's bytes still in it.</li>
+     * </ol>
+     * That flush used to throw; Jersey hands it to the container's {@code failure()}, which rethrows it, and the
+     * application's {@code write} failed with an {@code UncheckedIOException}.
+     */
+    static final class RacingOutput extends ChunkedOutput<Part> {
+        private final CountDownLatch contextSet = new CountDownLatch(1);
+        private final CountDownLatch disconnectInOnClose = new CountDownLatch(1);
+        private final CountDownLatch applicationDone = new CountDownLatch(1);
+        private volatile Thread application;
+
+        RacingOutput() {
+            super(Part.class);
+        }
+
+        @Override
+        protected void flushQueue() throws IOException {
+            if (Thread.currentThread() == application) {
+                RACE_QUEUED.countDown(); // the test's client leaves now
+                await(disconnectInOnClose);
+            }
+            super.flushQueue();
+            contextSet.countDown();
+        }
+
+        @Override
+        protected void onClose(Exception e) {
+            if (Thread.currentThread() != application) {
+                disconnectInOnClose.countDown();
+                await(applicationDone);
+            }
+            super.onClose(e);
+        }
+
+        String writeWhileTheDisconnectFlushes() {
+            await(contextSet);
+            application = Thread.currentThread();
+            String outcome;
+            try {
+                write(new Part("raced\n", null));
+                outcome = "first write quiet";
+            } catch (IOException e) {
+                outcome = "first write failed";
+            } catch (RuntimeException e) {
+                outcome = "first write threw " + e;
+            } finally {
+                applicationDone.countDown();
+            }
+            try {
+                write(new Part("after\n", null));
+                outcome += ", second write quiet";
+            } catch (IOException expected) {
+                outcome += ", second write failed";
+            } catch (RuntimeException e) {
+                outcome += ", second write threw " + e;
+            }
+            outcome += quietly("close", this::close);
+            return outcome + (isClosed() ? ", closed" : ", not closed");
         }
     }
 
@@ -216,6 +297,13 @@ class DepartedClientTest extends FlecheJerseyTest {
     void chunkedOutputSeesTheDepartureOnceAsAnIOExceptionFromWrite() throws Exception {
         leaveAfterHead("/departed/chunks", CHUNK_WRITER_WAITING);
         assertEquals("write failed, close quiet, closed", CHUNKS_OUTCOME.get(30, TimeUnit.SECONDS));
+    }
+
+    @Test
+    void aWriteRacingTheDisconnectsOwnFlushIsQuietAndTheNextOneFails() throws Exception {
+        leaveAfterHead("/departed/race", RACE_QUEUED);
+        assertEquals("first write quiet, second write failed, close quiet, closed",
+                RACE_OUTCOME.get(30, TimeUnit.SECONDS));
     }
 
     @Test
