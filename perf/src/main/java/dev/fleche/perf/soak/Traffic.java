@@ -318,6 +318,7 @@ final class Traffic {
                     return; // the server refused (408) or closed: the defence worked
                 }
             }
+            tally.problem("slowloris", "the server still waited for the head after 6 s (header timeout 3 s)");
         }
     }
 
