@@ -23,8 +23,9 @@ public enum ProtocolRule {
     /** The request-target has a byte outside visible ASCII, or is in no known form. */
     TARGET_INVALID("RFC 9112 3.2", 400, "Invalid request target"),
     /**
-     * An origin-form target ({@code absolute-path ["?" query]}) with a character outside {@code pchar / "/" / "?"}
-     * (such as {@code #}, a space-like or bracket character) or a malformed percent-encoding.
+     * An origin-form target ({@code absolute-path ["?" query]}) whose path has a character outside
+     * {@code pchar / "/"} (such as {@code # < > " { } | \ ^ `}) or a malformed percent-encoding, or whose query has a
+     * {@code #}. The query is otherwise taken as clients send it (unencoded {@code { } | ^} and the like).
      */
     ORIGIN_FORM_INVALID("RFC 9112 3.2.1", 400, "Invalid origin-form target"),
     /**
