@@ -113,6 +113,14 @@ public final class ChunkedDecoder {
         return next;
     }
 
+    /**
+     * The bytes of the current chunk announced by its size line and not yet decoded: 0 outside chunk data. Lets a
+     * caller refuse a body that an announced size would take over its limit before the bytes arrive.
+     */
+    public long announcedRemaining() {
+        return state == State.DATA ? remaining : 0;
+    }
+
     /** Whether the last chunk and the trailer section have been read. */
     public boolean isDone() {
         return state == State.DONE;

@@ -22,10 +22,21 @@ public enum ProtocolRule {
     METHOD_INVALID("RFC 9112 3.1", 400, "Invalid method"),
     /** The request-target has a byte outside visible ASCII, or is in no known form. */
     TARGET_INVALID("RFC 9112 3.2", 400, "Invalid request target"),
-    /** An absolute-form target that is not {@code http[s]://authority[path][?query]} with a valid authority. */
+    /**
+     * An origin-form target ({@code absolute-path ["?" query]}) whose path has a character outside
+     * {@code pchar / "/"} (such as {@code # < > " { } | \ ^ `}) or a malformed percent-encoding, or whose query has a
+     * {@code #}. The query is otherwise taken as clients send it (unencoded {@code { } | ^} and the like).
+     */
+    ORIGIN_FORM_INVALID("RFC 9112 3.2.1", 400, "Invalid origin-form target"),
+    /**
+     * An absolute-form target that is not {@code http[s]://authority[path][?query]} with a valid authority (no
+     * user info) and a path and query as in the origin-form.
+     */
     ABSOLUTE_FORM_INVALID("RFC 9112 3.2.2", 400, "Invalid absolute-form target"),
     /** CONNECT without an authority-form target ({@code host:port}). */
     AUTHORITY_FORM_INVALID("RFC 9112 3.2.3", 400, "CONNECT needs a host:port target"),
+    /** An authority-form target ({@code host:port}) on a method other than CONNECT. */
+    AUTHORITY_FORM_MISUSED("RFC 9112 3.2.3", 400, "Authority target only for CONNECT"),
     /** The asterisk-form target {@code *} on a method other than OPTIONS. */
     ASTERISK_FORM_MISUSED("RFC 9112 3.2.4", 400, "Asterisk target only for OPTIONS"),
     /** The version is not {@code HTTP/<digit>.<digit>} (the name is case-sensitive). */

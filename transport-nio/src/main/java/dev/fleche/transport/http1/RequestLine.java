@@ -22,6 +22,8 @@ record RequestLine(String method, String target, String path, String query, Stri
 
     private static final String[] METHODS = {GET, POST, HEAD, PUT, DELETE, OPTIONS, PATCH, TRACE, CONNECT};
     private static final int VERSION_LENGTH = "HTTP/1.1".length();
+    /** The characters of {@code pchar / "/"} other than a percent-encoding, by ASCII code. */
+    private static final boolean[] PATH_CHARS = pathChars();
 
     /** Parses the request line {@code b[start, end)} (CRLF excluded). */
     static RequestLine parse(byte[] b, int start, int end) throws RequestException {
@@ -76,6 +78,9 @@ record RequestLine(String method, String target, String path, String query, Stri
         }
         char first = target.charAt(0);
         if (first == '/') {
+            if (!isPathAndQuery(target, 0)) {
+                throw new RequestException(ProtocolRule.ORIGIN_FORM_INVALID);
+            }
             int question = target.indexOf('?');
             return question < 0
                     ? new RequestLine(method, target, target, null, null, minor)
@@ -87,6 +92,9 @@ record RequestLine(String method, String target, String path, String query, Stri
                 throw new RequestException(ProtocolRule.ASTERISK_FORM_MISUSED);
             }
             return new RequestLine(method, target, target, null, null, minor);
+        }
+        if (schemeEnd(target) < 0 && Authority.isValid(target, false, true)) {
+            throw new RequestException(ProtocolRule.AUTHORITY_FORM_MISUSED);
         }
         return absoluteForm(method, target, minor);
     }
@@ -104,7 +112,7 @@ record RequestLine(String method, String target, String path, String query, Stri
             authorityEnd++;
         }
         String authority = target.substring(authorityStart, authorityEnd);
-        if (!Authority.isValid(authority, false, false)) {
+        if (!Authority.isValid(authority, false, false) || !isPathAndQuery(target, authorityEnd)) {
             throw new RequestException(ProtocolRule.ABSOLUTE_FORM_INVALID);
         }
         int question = target.indexOf('?', authorityEnd);
@@ -123,6 +131,48 @@ record RequestLine(String method, String target, String path, String query, Stri
             return 8;
         }
         return -1;
+    }
+
+    /**
+     * Whether {@code target[from..]} is an absolute-path ({@code *( pchar / "/" )}, percent-encodings well formed:
+     * RFC 9112 3.2.1, RFC 3986 3.3) followed by an optional query. The query is taken as clients send it: any
+     * visible ASCII but {@code #} (a fragment is never sent), since clients commonly send {@code { } | ^ ` \ "}
+     * unencoded there and other containers accept them (the bridge's ParityTest); the request line has already
+     * refused anything not visible.
+     */
+    private static boolean isPathAndQuery(String target, int from) {
+        int length = target.length();
+        for (int i = from; i < length; i++) {
+            char c = target.charAt(i);
+            if (c == '?') {
+                return target.indexOf('#', i) < 0;
+            }
+            if (c == '%') {
+                if (i + 2 >= length || HttpChars.hexValue(target.charAt(i + 1)) < 0
+                        || HttpChars.hexValue(target.charAt(i + 2)) < 0) {
+                    return false;
+                }
+                i += 2;
+            } else if (c >= PATH_CHARS.length || !PATH_CHARS[c]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean[] pathChars() {
+        boolean[] allowed = new boolean[128];
+        for (char c = 'a'; c <= 'z'; c++) {
+            allowed[c] = true;
+            allowed[Character.toUpperCase(c)] = true;
+        }
+        for (char c = '0'; c <= '9'; c++) {
+            allowed[c] = true;
+        }
+        for (char c : "-._~!$&'()*+,;=:@/".toCharArray()) { // unreserved, sub-delims, pchar and the path's "/"
+            allowed[c] = true;
+        }
+        return allowed;
     }
 
     private static boolean isDigit(byte b) {

@@ -18,7 +18,10 @@ import dev.fleche.transport.http1.RequestException;
  *                         └── more than the limit (either) ─▶ TOO_LARGE
  * </pre>
  *
- * {@code feed} returns how far it read; the connection then asks {@link #mode()} whether the body is complete or
+ * A chunk whose size line announces more than the limit allows makes the body TOO_LARGE as soon as that line is
+ * decoded, as a {@code Content-Length} over the limit is refused before the body is read.
+ *
+ * <p>{@code feed} returns how far it read; the connection then asks {@link #mode()} whether the body is complete or
  * too large, and {@link #takeWindowFull()} whether the handler's inbound window is full (pause reading).
  */
 final class RequestBody implements BodySink {
@@ -72,9 +75,12 @@ final class RequestBody implements BodySink {
         limit = max;
     }
 
-    /** Whether the whole body (received and still expected) fits {@code max}, when known. */
+    /**
+     * Whether the whole body (received and still expected) fits {@code max}, as far as known: for a chunked body,
+     * the bytes received and those the current chunk's size line announced.
+     */
     boolean fits(long max) {
-        return chunked != null ? received <= max : received + remaining <= max;
+        return received + (chunked != null ? chunked.announcedRemaining() : remaining) <= max;
     }
 
     Mode mode() {
@@ -89,7 +95,9 @@ final class RequestBody implements BodySink {
         int at;
         if (chunked != null) {
             at = chunked.decode(bytes, offset, end, this);
-            if (chunked.isDone() && mode != Mode.TOO_LARGE) {
+            if (mode != Mode.TOO_LARGE && !fits(limit)) {
+                mode = Mode.TOO_LARGE; // refused on the size line, without waiting for the announced bytes
+            } else if (chunked.isDone() && mode != Mode.TOO_LARGE) {
                 mode = Mode.COMPLETE;
             }
         } else {

@@ -34,6 +34,22 @@ class ChunkedDecoderTest {
     }
 
     @Test
+    void announcedRemainingIsTheRestOfTheCurrentChunkFromItsSizeLineOn() throws RequestException {
+        assertEquals(0, decoder.announcedRemaining());
+        byte[] buf = MessageDriver.bytes("fffff;x=y\r\nab");
+        decode(buf, 0, 10); // the size line without its LF: nothing announced yet
+        assertEquals(0, decoder.announcedRemaining());
+        decode(buf, 10, 11);
+        assertEquals(0xfffff, decoder.announcedRemaining());
+        decode(buf, 11, buf.length);
+        assertEquals(0xfffff - 2, decoder.announcedRemaining());
+        byte[] last = MessageDriver.bytes("2\r\nab\r\n");
+        decoder.reset();
+        decode(last, 0, last.length);
+        assertEquals(0, decoder.announcedRemaining(), "between chunks");
+    }
+
+    @Test
     void stopsRightAfterTheFinalCrlf() throws RequestException {
         byte[] buf = MessageDriver.bytes("1\r\na\r\n0\r\nT: v\r\n\r\nGET / HTTP/1.1\r\n");
         int end = decode(buf, 0, buf.length);

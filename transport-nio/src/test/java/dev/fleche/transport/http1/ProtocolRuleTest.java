@@ -35,6 +35,8 @@ class ProtocolRuleTest {
         TRIGGERS.put(TARGET_INVALID, "GET a/b HTTP/1.1\r\n");
         TRIGGERS.put(ABSOLUTE_FORM_INVALID, "GET ftp://a/ HTTP/1.1\r\n");
         TRIGGERS.put(AUTHORITY_FORM_INVALID, "CONNECT /a HTTP/1.1\r\n");
+        TRIGGERS.put(ORIGIN_FORM_INVALID, "GET /a#b HTTP/1.1\r\n");
+        TRIGGERS.put(AUTHORITY_FORM_MISUSED, "GET a:80 HTTP/1.1\r\n");
         TRIGGERS.put(ASTERISK_FORM_MISUSED, "GET * HTTP/1.1\r\n");
         TRIGGERS.put(VERSION_INVALID, "GET / HTTP/1.1.1\r\n");
         TRIGGERS.put(VERSION_NOT_SUPPORTED, "GET / HTTP/3.0\r\n");
