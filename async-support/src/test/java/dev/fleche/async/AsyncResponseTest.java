@@ -164,7 +164,7 @@ class AsyncResponseTest extends AsyncJerseyTest {
         assertTrue(response.isSuspended());
         assertFalse(response.isDone());
         assertFalse(response.isCancelled());
-        assertEquals(1, container().armedTimers(), "the 60 s timer is armed while suspended");
+        Await.until("the 60 s timer is armed while suspended", () -> container().armedTimers() == 1);
 
         assertTrue(response.resume("first"));
         assertFalse(response.resume("second"), "a response resumes once");
@@ -173,7 +173,7 @@ class AsyncResponseTest extends AsyncJerseyTest {
         Await.until("isDone", response::isDone);
         assertFalse(response.isCancelled());
         assertEquals(List.of("ok"), COMPLETED);
-        assertEquals(0, container().armedTimers(), "resuming cancelled the timer");
+        Await.until("resuming cancelled the timer", () -> container().armedTimers() == 0);
         assertFalse(response.setTimeout(1, TimeUnit.SECONDS), "no timeout once done");
     }
 

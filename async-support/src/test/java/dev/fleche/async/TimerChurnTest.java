@@ -111,7 +111,7 @@ class TimerChurnTest {
             long growth = heapAfterGc() - before;
             assertTrue(growth < HEAP_BOUND, "heap grew by " + growth + " bytes");
             Await.until("no reactor timer slot held", () -> server.transport().scheduledTasks() == 0);
-            assertEquals(0, server.container().armedTimers());
+            assertEquals(0, server.container().armedTimers(), "the container counts the same slots");
         } finally {
             server.stop(Duration.ofSeconds(1));
         }
