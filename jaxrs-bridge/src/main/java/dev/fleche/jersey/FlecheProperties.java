@@ -49,7 +49,7 @@ package dev.fleche.jersey;
  * <p>With {@link FlecheRequestIds} registered, also: {@value #REQUEST_ID} (String, always set),
  * {@value #TRACE_ID}, {@value #PARENT_ID}, {@value #TRACE_FLAGS} and {@value #TRACE_STATE} (Strings, set only
  * when the request carries a valid W3C {@code traceparent}); the whole as a {@link RequestTrace} under
- * {@value #TRACE}, also injectable with {@code @Context RequestTrace}.
+ * {@value #TRACE} ({@link RequestTrace#of}).
  */
 public final class FlecheProperties {
     /** Whether {@code Forwarded} / {@code X-Forwarded-*} decide the scheme and host of the request URIs. */

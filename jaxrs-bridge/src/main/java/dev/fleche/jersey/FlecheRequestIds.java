@@ -24,7 +24,7 @@ import jakarta.ws.rs.core.FeatureContext;
  *
  * <p>The headers themselves are neither consumed nor changed, so a tracing library with its own Jersey filters
  * (OpenTelemetry's instrumentation) sees them as sent. Everything is also reachable as one
- * {@code @Context RequestTrace}.
+ * {@link RequestTrace}: {@code RequestTrace.of(requestContext)}.
  */
 public final class FlecheRequestIds implements Feature {
     /** The header carrying the request id, in and out. */

@@ -29,9 +29,10 @@ class RequestIdsTest {
 
     @Path("trace")
     public static class Traced {
-        /** The request properties, then what {@code @Context RequestTrace} gives. */
+        /** The request properties, then what {@code RequestTrace.of} gives. */
         @GET
-        public String trace(@Context ContainerRequestContext request, @Context RequestTrace trace) {
+        public String trace(@Context ContainerRequestContext request) {
+            RequestTrace trace = RequestTrace.of(request);
             return "id=" + request.getProperty(FlecheProperties.REQUEST_ID)
                     + " trace=" + request.getProperty(FlecheProperties.TRACE_ID)
                     + " parent=" + request.getProperty(FlecheProperties.PARENT_ID)

@@ -4,20 +4,14 @@ import dev.fleche.jersey.FlecheProperties;
 import dev.fleche.jersey.FlecheRequestIds;
 import dev.fleche.jersey.RequestTrace;
 import jakarta.annotation.Priority;
-import jakarta.inject.Inject;
-import jakarta.inject.Provider;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ContainerRequestFilter;
 import jakarta.ws.rs.container.ContainerResponseContext;
 import jakarta.ws.rs.container.ContainerResponseFilter;
 import jakarta.ws.rs.container.PreMatching;
 import jakarta.ws.rs.core.FeatureContext;
-import org.glassfish.jersey.internal.inject.AbstractBinder;
-import org.glassfish.jersey.process.internal.RequestScoped;
-import org.glassfish.jersey.server.ContainerRequest;
 
 import java.util.List;
-import java.util.function.Supplier;
 
 /**
  * The filters of {@link FlecheRequestIds}: before matching (ahead of every other filter), the request id and trace
@@ -37,15 +31,9 @@ public final class TraceFilter implements ContainerRequestFilter, ContainerRespo
         this.ids = ids;
     }
 
-    /** Registers the filter and the {@code @Context RequestTrace} binding in {@code context}. */
+    /** Registers the filter in {@code context}. */
     public static void register(FeatureContext context) {
         context.register(new TraceFilter(new RequestIds()));
-        context.register(new AbstractBinder() {
-            @Override
-            protected void configure() {
-                bindFactory(TraceSupplier.class).to(RequestTrace.class).proxy(false).in(RequestScoped.class);
-            }
-        });
     }
 
     @Override
@@ -85,20 +73,5 @@ public final class TraceFilter implements ContainerRequestFilter, ContainerRespo
     /** The value of a header sent once, else null. */
     private static String single(List<String> values) {
         return values != null && values.size() == 1 ? values.get(0) : null;
-    }
-
-    /** {@code @Context RequestTrace}: the request's property. */
-    static final class TraceSupplier implements Supplier<RequestTrace> {
-        private final Provider<ContainerRequest> request;
-
-        @Inject
-        TraceSupplier(Provider<ContainerRequest> request) {
-            this.request = request;
-        }
-
-        @Override
-        public RequestTrace get() {
-            return (RequestTrace) request.get().getProperty(FlecheProperties.TRACE);
-        }
     }
 }
