@@ -5,6 +5,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -18,9 +20,9 @@ final class Tally {
     private final Map<String, LongAdder> checked = new ConcurrentHashMap<>();
     private final Map<String, LongAdder> faults = new ConcurrentHashMap<>();
     private final Map<String, LongAdder> outcomes = new ConcurrentHashMap<>();
-    private final LongAdder problemCount = new LongAdder();
+    private final AtomicLong problemCount = new AtomicLong();
     private final LongAdder skipped = new LongAdder();
-    private final List<String> problems = new ArrayList<>();
+    private final List<String> problems = new CopyOnWriteArrayList<>();
 
     void sent(String kind) {
         sent.computeIfAbsent(kind, k -> new LongAdder()).increment();
@@ -45,11 +47,8 @@ final class Tally {
     }
 
     void problem(String kind, String what) {
-        problemCount.increment();
-        synchronized (problems) {
-            if (problems.size() < MAX_PROBLEMS) {
-                problems.add(kind + ": " + what);
-            }
+        if (problemCount.incrementAndGet() <= MAX_PROBLEMS) { // the first ones kept, without a lock
+            problems.add(kind + ": " + what);
         }
     }
 
@@ -66,7 +65,7 @@ final class Tally {
     }
 
     long problemTotal() {
-        return problemCount.sum();
+        return problemCount.get();
     }
 
     long skippedTotal() {
@@ -74,9 +73,7 @@ final class Tally {
     }
 
     List<String> problems() {
-        synchronized (problems) {
-            return List.copyOf(problems);
-        }
+        return List.copyOf(problems);
     }
 
     String summary() {
