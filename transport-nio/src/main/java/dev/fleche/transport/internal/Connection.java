@@ -129,7 +129,12 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
 
     private State state;
     private final Inbound inbound = new Inbound();
-    private final Outbound outbound;
+    /**
+     * The response side, only while there is one: taken when a response, {@code 100 Continue} or refusal is framed
+     * (or the channel holds bytes of its own), let go once it is written with no exchange in flight. An idle
+     * keep-alive connection holds none; see {@link #out()} and {@link #releaseIdleOutbound()}.
+     */
+    private Outbound outbound;
     /** The exchange in flight: its response is the next to be written, its body the next bytes read. */
     private Exchange exchange;
     /** The interest set on the selection key. */
@@ -152,7 +157,6 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
         this.id = id;
         this.channel = reactor.openChannel(socket, this);
         this.state = channel.isHandshaking() ? State.HANDSHAKING : State.IDLE;
-        this.outbound = new Outbound(this);
         this.since = reactor.now;
     }
 
@@ -298,7 +302,7 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
         if (current != null) {
             current.clientGone("client closed the connection");
         }
-        if (!outbound.pending()) {
+        if (!outputPending()) {
             close("eof");
         } else {
             closing(false);
@@ -351,7 +355,10 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
         reactor.counters.requests++;
         Exchange started = new Exchange(this, head);
         exchange = started;
-        outbound.newExchange();
+        Outbound out = outbound;
+        if (out != null) {
+            out.newExchange(); // pipelined behind a response still being written
+        }
         if (reactor.events.on()) {
             reactor.events.emit("request", id, "method=" + head.method() + " target=" + head.target());
         }
@@ -447,9 +454,9 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
             return;
         }
         boolean close = closesAfter(ex);
-        int mark = outbound.mark();
+        int mark = out().mark();
         try {
-            outbound.whole(ex, status, reason, fields, body, close);
+            out().whole(ex, status, reason, fields, body, close);
         } catch (IllegalArgumentException e) {
             invalidResponseHead(ex, mark, e);
             return;
@@ -464,18 +471,19 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
         }
         if (head != null) {
             boolean close = closesAfter(ex) || (head.chunked() && ex.isHttp10()); // HTTP/1.0: the close ends it
-            int mark = outbound.mark();
+            int mark = out().mark();
             try {
-                outbound.streamHead(ex, head, close);
+                out().streamHead(ex, head, close);
             } catch (IllegalArgumentException e) {
                 invalidResponseHead(ex, mark, e); // later parts find no body to frame: dropped
                 return;
             }
         }
-        outbound.streamData(data, length);
+        Outbound out = out();
+        out.streamData(data, length);
         if (last) {
-            responseComplete(ex, outbound.streamEnd());
-        } else if (outbound.stagedBytes() >= Outbound.STAGING_FLUSH_BYTES) {
+            responseComplete(ex, out.streamEnd());
+        } else if (out.stagedBytes() >= Outbound.STAGING_FLUSH_BYTES) {
             flushOutput();
         }
     }
@@ -483,7 +491,7 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
     /** Sends {@code 100 Continue} for {@code ex} unless a final response was started. */
     void sendContinue(Exchange ex) {
         if (writable(ex) && state != State.CLOSING && !ex.isResponseStarted()) {
-            outbound.sendContinue();
+            out().sendContinue();
         }
     }
 
@@ -495,9 +503,10 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
     private void invalidResponseHead(Exchange ex, int mark, IllegalArgumentException e) {
         Events.warn("handler-error", id, e);
         reactor.counters.handlerErrors++;
-        outbound.truncate(mark);
+        Outbound out = out();
+        out.truncate(mark);
         Refusal refusal = Refusal.INVALID_RESPONSE_HEAD;
-        outbound.refusal(refusal.status(), refusal.reason(reactor.options));
+        out.refusal(refusal.status(), refusal.reason(reactor.options));
         responseComplete(ex, true);
     }
 
@@ -509,7 +518,7 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
             return false;
         }
         // The rest of the body is read and dropped to keep the connection only when it is sure to come and small.
-        if (ex.expectsContinue() && !outbound.continueSent()) {
+        if (ex.expectsContinue() && (outbound == null || !outbound.continueSent())) {
             return true; // the client may not send it at all
         }
         return !inbound.body().fits(reactor.options.maxDiscardBytes());
@@ -602,7 +611,7 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
                 return;
             }
         }
-        outbound.refusal(status, reason);
+        out().refusal(status, reason);
         closing(true);
     }
 
@@ -615,7 +624,11 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
         }
         long written;
         try {
-            written = outbound.flush();
+            Outbound out = outbound;
+            if (out == null && !channel.flush()) {
+                out = out(); // the channel could not send bytes of its own (TLS records): keep asking for OP_WRITE
+            }
+            written = out == null ? 0 : out.flush();
         } catch (IOException e) {
             channelFailed(e, "write-error");
             return;
@@ -629,18 +642,53 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
         }
         if (state == State.HANDSHAKING) {
             handshakeProgress(); // our last flight went out (TLS 1.2): the handshake may be done
-        } else if (outbound.queued()) {
+        } else if (outputQueued()) {
             armTimer(outbound.lastWriteProgress() + reactor.options.writeStallTimeout().toNanos());
         } else if (state == State.CLOSING) {
             closeAfterLastResponse();
             return;
+        } else {
+            releaseIdleOutbound();
         }
         updateInterest();
     }
 
+    /** The response side, taken when something is to be framed. */
+    private Outbound out() {
+        Outbound out = outbound;
+        if (out == null) {
+            out = new Outbound(this);
+            outbound = out;
+        }
+        return out;
+    }
+
+    /**
+     * Lets the response side go once everything is written and no exchange is in flight: ~48 bytes less on each
+     * idle keep-alive connection (the next response takes a new one; its framing starts fresh anyway).
+     */
+    private void releaseIdleOutbound() {
+        if (exchange == null && outbound != null && !outbound.pending()) {
+            outbound = null;
+        }
+    }
+
+    /** Whether response bytes wait in the queue or in the channel. */
+    private boolean outputQueued() {
+        Outbound out = outbound;
+        return out != null && out.queued();
+    }
+
+    /** Whether response bytes wait anywhere: staged, queued or in the channel. */
+    private boolean outputPending() {
+        Outbound out = outbound;
+        return out != null && out.pending();
+    }
+
     /** Queued response bytes of this connection, for writers waiting on any thread. */
     long queuedBytes() {
-        return outbound.queuedBytes();
+        Outbound out = outbound; // read on writers' threads: a stale or absent one means nothing queued for them
+        return out == null ? 0 : out.queuedBytes();
     }
 
     /**
@@ -709,7 +757,7 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
             return;
         }
         boolean reading = state == State.LINGERING || (state.reads() && !readPaused);
-        int wanted = (reading ? SelectionKey.OP_READ : 0) | (outbound.queued() ? SelectionKey.OP_WRITE : 0);
+        int wanted = (reading ? SelectionKey.OP_READ : 0) | (outputQueued() ? SelectionKey.OP_WRITE : 0);
         int ops = channel.interestOps(wanted);
         if (ops != interest) {
             interest = ops;
@@ -747,7 +795,7 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
             }
             return;
         }
-        if (outbound.queued()) {
+        if (outputQueued()) {
             long due = outbound.lastWriteProgress() + options.writeStallTimeout().toNanos();
             if (due - now <= 0) {
                 timedOut("write-stall", null);
@@ -755,7 +803,7 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
             }
             recheck = Math.min(recheck, due);
         }
-        if (state == State.IDLE && reactor.isDraining() && drainIdleDeadline() - now <= 0 && !outbound.queued()) {
+        if (state == State.IDLE && reactor.isDraining() && drainIdleDeadline() - now <= 0 && !outputQueued()) {
             close("stop");
             return;
         }
@@ -783,7 +831,7 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
             reactor.events.emit("timeout", id, "phase=" + phase);
         }
         closeReason = phase + " timeout";
-        if (refusal != null && !outbound.queued()) {
+        if (refusal != null && !outputQueued()) {
             refuse(refusal);
             return;
         }
@@ -840,7 +888,10 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
             current.clientGone("connection closed: " + closeReason);
         }
         inbound.release(reactor);
-        outbound.drop();
+        if (outbound != null) {
+            outbound.drop();
+            outbound = null;
+        }
         reactor.closed(this);
         if (reactor.events.on()) {
             reactor.events.emit("close", id, "reason=" + reason);
