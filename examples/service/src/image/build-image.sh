@@ -26,8 +26,13 @@ MAIN=dev.fleche.examples.service.TodoService
 #     jdk.jdi, jdk.attach, java.instrument  javassist's HotSwapper and H2's agent hooks (debugger/agent tools)
 #     java.compiler    H2's in-database Java source functions (CREATE ALIAS ... AS source): not used
 #     java.scripting   H2 triggers in script languages, Hibernate Validator's @ScriptAssert: not used
+#     java.desktop     (with java.datatransfer, java.prefs: 14 MB of the runtime) java.beans for bean introspection
+#                      in EL, HK2 configuration beans and Jackson's optional annotations, AWT for H2's GUI console,
+#                      image I/O for Jersey's RenderedImage provider (switched off in TodoService): none of it runs
+#                      for this service — the training run and the image tests (constraint messages, JSON, H2,
+#                      long-poll, drain) exercise every endpoint without it
 EXTRA_MODULES=jdk.unsupported,java.naming
-DROPPED_MODULES=jdk.jdi,jdk.attach,java.instrument,java.compiler,java.scripting
+DROPPED_MODULES=jdk.jdi,jdk.attach,java.instrument,java.compiler,java.scripting,java.desktop
 
 log() { printf '[image] %s\n' "$*"; }
 

@@ -6,6 +6,7 @@ import dev.fleche.jersey.FlecheHttpServer;
 import dev.fleche.jersey.FlecheHttpServerFactory;
 import dev.fleche.jersey.Health;
 import dev.fleche.jersey.HealthCheck;
+import org.glassfish.jersey.CommonProperties;
 import org.glassfish.jersey.server.ResourceConfig;
 
 import java.net.URI;
@@ -30,7 +31,10 @@ public final class TodoService {
                 .register(ChangesResource.class)
                 .property(ChangesResource.CHANGES, changes)
                 .register(new ChangeNotifier(changes))
-                .register(health);
+                .register(health)
+                // The image's runtime has no java.desktop (build-image.sh): Jersey's default RenderedImage body
+                // provider needs it, and would otherwise warn at every start that it is unavailable.
+                .property(CommonProperties.PROVIDER_DEFAULT_DISABLE, "RENDEREDIMAGE");
     }
 
     /** Starts the service with {@code config}: listening when this returns. */
