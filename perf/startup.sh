@@ -19,6 +19,9 @@
 #   spring                hello  JDK 25, perf/peers/spring (built by perf/bench.sh)
 #   service-jar           service JDK 25, plain class path (the image's app/ jars on the full JDK)
 #   service-image         service the image: examples/service/target/image/bin/todo-service (jlink + AOT cache)
+#   service-image-pod     service the image as in its pod: JAVA_OPTS=-XX:MaxRAM=256m, the memory limit of
+#                         deploy/k8s/todo-service.yaml (the JVM sizes its heap from it as from a cgroup limit)
+#   service-image-g1      service the same, with G1 instead of the launcher's Serial GC (is SerialGC worth it?)
 # Needs: perf/target/fleche-perf.jar (mvn -B -DskipTests package -pl perf -am) and the image
 # (mvn -B -Pimage -DskipTests package -pl examples/service -am); missing peers are skipped with a note.
 set -euo pipefail
@@ -27,7 +30,7 @@ ROOT=$(pwd)
 
 STARTS=10
 LOAD=0
-TARGETS=fleche-jersey-jar,fleche-jersey-cds,fleche-jersey-aot,fleche-raw,jersey-grizzly,spring,service-jar,service-image
+TARGETS=fleche-jersey-jar,fleche-jersey-cds,fleche-jersey-aot,fleche-raw,jersey-grizzly,spring,service-jar,service-image,service-image-pod,service-image-g1
 OUT=
 JAVA25=${JAVA25:-/usr/lib/jvm/temurin-25-jdk-amd64/bin/java}
 JAVA17=${JAVA17:-/usr/lib/jvm/java-17-openjdk-amd64/bin/java}
@@ -80,15 +83,22 @@ command_of() {
       [ -f "$jar" ] && echo "/hello	$JAVA25 $FLAGS -jar $jar PORT" ;;
     service-jar) echo "/todos	$JAVA25 $FLAGS -cp $(service_cp) dev.fleche.examples.service.TodoService PORT" ;;
     service-image) echo "/todos	$IMAGE/bin/todo-service PORT" ;;
+    service-image-pod) echo "/todos	JAVA_OPTS=-XX:MaxRAM=256m $IMAGE/bin/todo-service PORT" ;;
+    service-image-g1) echo "/todos	JAVA_OPTS=-XX:MaxRAM=256m,-XX:-UseSerialGC,-XX:+UseG1GC $IMAGE/bin/todo-service PORT" ;;
     *) echo "unknown target: $1" >&2; exit 1 ;;
   esac
 }
 
-# Starts CMD (PORT replaced) with drain settings for the service; prints "pid port".
+# Starts CMD (PORT replaced) with drain settings for the service; prints "pid port". A leading
+# JAVA_OPTS=a,b,... word becomes the environment variable JAVA_OPTS="a b ..." (the image launcher's).
 spawn() {
-  local cmd=$1 port
+  local cmd=$1 port words
   port=$(free_port)
-  env DRAIN_DELAY_SECONDS=0 DRAIN_GRACE_SECONDS=1 ${cmd//PORT/$port} > "$TMP/last.log" 2>&1 &
+  read -ra words <<< "${cmd//PORT/$port}"
+  if [[ ${words[0]} == JAVA_OPTS=* ]]; then
+    words[0]=${words[0]//,/ }
+  fi
+  env DRAIN_DELAY_SECONDS=0 DRAIN_GRACE_SECONDS=1 "${words[@]}" > "$TMP/last.log" 2>&1 &
   echo "$! $port"
 }
 
