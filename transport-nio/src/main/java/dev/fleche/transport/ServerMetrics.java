@@ -1,7 +1,10 @@
 package dev.fleche.transport;
 
+import dev.fleche.transport.internal.MetricsSnapshot;
+
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -58,6 +61,14 @@ public record ServerMetrics(
     public ServerMetrics {
         refusalsByRule = refusalsByRule == null ? Map.of()
                 : Collections.unmodifiableMap(new LinkedHashMap<>(refusalsByRule));
+    }
+
+    /**
+     * Every rule name that {@link #refusalsByRule()} can hold, in its order: the parser's {@code ProtocolRule}s, then
+     * the transport's own. For binding one counter per rule up front.
+     */
+    public static List<String> refusalRules() {
+        return MetricsSnapshot.refusalRules();
     }
 
     /** Refusals by {@code rule} (a rule name as in {@link #refusalsByRule()}); 0 when it refused nothing. */
