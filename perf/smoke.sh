@@ -7,6 +7,8 @@
 #
 #   perf/smoke.sh                                # every target
 #   perf/smoke.sh --targets fleche-jersey,netty  # some of them
+#   perf/smoke.sh --no-build --targets fleche-jersey,fleche-jersey-log,fleche-jersey-metrics,fleche-jersey-all
+#                                                # the observability variants (perf/target/fleche-perf.jar built)
 set -euo pipefail
 PERF_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 exec "$PERF_DIR/bench.sh" --smoke --jersey "${JERSEY:-3}" --out "$PERF_DIR/results/tmp" "$@"

@@ -27,10 +27,11 @@ public final class Train {
             expect(http, "POST", base.resolve("todos"), "{\"title\":\"\",\"priority\":9}", 400);
             expect(http, "GET", base.resolve("todos/999999"), null, 404);
             expect(http, "DELETE", base.resolve("todos/" + id), null, 204);
+            expect(http, "GET", base.resolve("metrics"), null, 200);
             expect(http, "GET", base.resolve("nowhere"), null, 404);
             longPoll(http, base);
         }
-        System.out.println("TRAINED " + rounds + " rounds on " + List.of("health", "todos", "errors"));
+        System.out.println("TRAINED " + rounds + " rounds on " + List.of("health", "todos", "errors", "metrics"));
     }
 
     /** A {@code /changes} long-poll, woken by creating to-dos until it answers (the poll may register late). */

@@ -90,8 +90,9 @@ train_log="$OUT/../image-training.log"
 : > "$train_log" # now, not in the background child: the READY wait must not read a previous run's port
 (
   cd "$OUT"
+  # FLECHE_ACCESS_LOG=json: the access log's classes are trained too (the manifest turns it on).
   # shellcheck disable=SC2086
-  env -i DRAIN_DELAY_SECONDS=0 DRAIN_GRACE_SECONDS=2 runtime/bin/java $FLAGS $RECORD \
+  env -i DRAIN_DELAY_SECONDS=0 DRAIN_GRACE_SECONDS=2 FLECHE_ACCESS_LOG=json runtime/bin/java $FLAGS $RECORD \
     -cp "$CP" "$MAIN" 0 > "$train_log" 2>&1 &
   pid=$!
   port=

@@ -128,6 +128,11 @@ public final class FlecheContainer implements Container {
         return workers;
     }
 
+    /** Responses suspended now (long-polls, {@code AsyncResponse}, SSE streams); for {@link FlecheMetrics}. */
+    int suspendedCount() {
+        return suspended.size();
+    }
+
     /** Requests answered {@code 503} because the workers were saturated, since the container was created. */
     long busyRejections() {
         return busy.sum();

@@ -31,7 +31,13 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *       ({@code HttpServer.metrics()}) and the container's: {@code fleche.connections.open} (gauge),
  *       {@code fleche.connections.accepted}/{@code .refused}/{@code .closed}, {@code fleche.requests},
  *       {@code fleche.bytes.read}/{@code .written}, {@code fleche.protocol.errors} (requests refused by the parser or
- *       a limit), {@code fleche.timeouts}, {@code fleche.handler.errors} (counters), {@code fleche.timers.armed}
+ *       a limit), {@code fleche.timeouts}, {@code fleche.handler.errors} (counters), {@code fleche.responses}
+ *       (counter per status class, tag {@code status} = {@code 1xx} .. {@code 5xx}: every final response the
+ *       transport sent, its own refusals included), {@code fleche.refusals} (counter per rule, tag {@code rule}: a
+ *       parser rule such as {@code HEADER_SECTION_TOO_LARGE}, or {@code OVERLOADED}, {@code BODY_TOO_LARGE},
+ *       {@code HEADER_TIMEOUT}, {@code BODY_TIMEOUT}, ...), {@code fleche.exchanges.in.flight} (gauge: requests
+ *       started and not ended), {@code fleche.accesslog.dropped} (counter: access-log lines dropped on a full
+ *       queue), {@code fleche.requests.suspended} (gauge: responses suspended now), {@code fleche.timers.armed}
  *       (gauge), {@code fleche.workers.in.flight} and {@code fleche.workers.queued} (gauges; absent with a user's
  *       executor), {@code fleche.workers.rejected} (counter: {@code 503}s for saturated workers).</li>
  * </ul>
@@ -95,7 +101,8 @@ public final class FlecheMetrics implements Feature {
         @Override
         public void onStartup(Container container) {
             if (container instanceof FlecheContainer fleche && fleche.transport() != null) {
-                TransportMeters.bind(registry, fleche.transport(), fleche.workers(), fleche::busyRejections);
+                TransportMeters.bind(registry, fleche.transport(), fleche.workers(), fleche::busyRejections,
+                        fleche::suspendedCount);
             }
         }
 

@@ -7,6 +7,8 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
+import jakarta.ws.rs.container.AsyncResponse;
+import jakarta.ws.rs.container.Suspended;
 import org.glassfish.jersey.CommonProperties;
 import org.glassfish.jersey.server.ResourceConfig;
 import org.glassfish.jersey.server.monitoring.ApplicationEvent;
@@ -42,6 +44,7 @@ class MetricsTest {
     private FlecheHttpServer server;
 
     static volatile CountDownLatch entered = new CountDownLatch(1);
+    static final CompletableFuture<AsyncResponse> SUSPENDED = new CompletableFuture<>();
     static volatile CountDownLatch release = new CountDownLatch(1);
 
     @Path("hello")
@@ -49,6 +52,12 @@ class MetricsTest {
         @GET
         public String hello() {
             return "hello";
+        }
+
+        @GET
+        @Path("suspend")
+        public void suspend(@Suspended AsyncResponse response) {
+            SUSPENDED.complete(response);
         }
 
         @GET
@@ -124,6 +133,17 @@ class MetricsTest {
         assertEquals(0.0, registry.get("fleche.workers.queued").gauge().value());
         assertEquals((double) server.transport().metrics().bytesRead(), count(registry, "fleche.bytes.read"));
         assertTrue(count(registry, "fleche.bytes.written") > 0);
+        assertEquals(0.0, count(registry, "fleche.responses", "status", "1xx"));
+        assertEquals(3.0, count(registry, "fleche.responses", "status", "2xx"));
+        assertEquals(0.0, count(registry, "fleche.responses", "status", "3xx"));
+        assertEquals(1.0, count(registry, "fleche.responses", "status", "4xx"));
+        assertEquals(0.0, count(registry, "fleche.responses", "status", "5xx"));
+        assertEquals(0.0, count(registry, "fleche.refusals", "rule", "HEADER_SECTION_TOO_LARGE"));
+        assertEquals(dev.fleche.transport.ServerMetrics.refusalRules().size(),
+                registry.get("fleche.refusals").functionCounters().size(), "one counter per rule");
+        assertEquals(0.0, registry.get("fleche.exchanges.in.flight").gauge().value());
+        assertEquals(0.0, registry.get("fleche.requests.suspended").gauge().value());
+        assertEquals(0.0, count(registry, "fleche.accesslog.dropped"));
 
         Timer hello = registry.get(FlecheMetrics.DEFAULT_REQUEST_METRIC).tags("uri", "/hello", "status", "200",
                 "method", "GET", "outcome", "SUCCESS").timer();
@@ -149,6 +169,39 @@ class MetricsTest {
                 + "outcome=\"SUCCESS\",status=\"200\",uri=\"/hello\"}"), samples.keySet().toString());
         assertEquals(1.0, samples.get("app_requests_seconds_count{exception=\"None\",method=\"GET\","
                 + "outcome=\"CLIENT_ERROR\",status=\"404\",uri=\"NOT_FOUND\"}"), samples.keySet().toString());
+        assertEquals(3.0, samples.get("fleche_responses_total{status=\"2xx\"}"));
+        assertEquals(1.0, samples.get("fleche_responses_total{status=\"4xx\"}"));
+        assertEquals(0.0, samples.get("fleche_refusals_total{rule=\"OVERLOADED\"}"));
+        assertEquals(0.0, samples.get("fleche_exchanges_in_flight"));
+        assertEquals(0.0, samples.get("fleche_requests_suspended"));
+
+        // a refusal by the parser, on a connection of its own
+        try (dev.fleche.transport.testing.RawHttp raw = new dev.fleche.transport.testing.RawHttp(server.port())) {
+            raw.send("GET /hello HTTP/1.1\r\nHost: t\r\nName : x\r\n\r\n");
+            assertEquals(400, raw.read().status());
+        }
+        samples = parse(registry.scrape());
+        assertEquals(1.0, samples.get("fleche_refusals_total{rule=\"FIELD_NAME_WHITESPACE\"}"),
+                samples.toString());
+        assertEquals(2.0, samples.get("fleche_responses_total{status=\"4xx\"}"));
+    }
+
+    @Test
+    void suspendedAndInFlightGauges() throws Exception {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        start(new FlecheMetrics(registry));
+        CompletableFuture<HttpResponse<String>> pending = client.sendAsync(HttpRequest.newBuilder(
+                server.baseUri().resolve("hello/suspend")).timeout(Duration.ofSeconds(10)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        AsyncResponse suspended = SUSPENDED.get(10, TimeUnit.SECONDS);
+        until("suspended",
+                () -> registry.get("fleche.requests.suspended").gauge().value() == 1.0);
+        assertEquals(1.0, registry.get("fleche.exchanges.in.flight").gauge().value());
+        suspended.resume("resumed");
+        assertEquals("resumed", pending.get(10, TimeUnit.SECONDS).body());
+        until("not suspended",
+                () -> registry.get("fleche.requests.suspended").gauge().value() == 0.0
+                        && registry.get("fleche.exchanges.in.flight").gauge().value() == 0.0);
     }
 
     @Test
@@ -181,8 +234,21 @@ class MetricsTest {
         assertThrows(IllegalArgumentException.class, () -> FlecheMetrics.builder(null));
     }
 
+    /** Polls {@code condition} until it holds; fails after 10 s. */
+    private static void until(String what, java.util.function.BooleanSupplier condition) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!condition.getAsBoolean()) {
+            assertTrue(System.nanoTime() - deadline < 0, "timed out waiting for: " + what);
+            java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
+        }
+    }
+
     private static double count(MeterRegistry registry, String name) {
         return registry.get(name).functionCounter().count();
+    }
+
+    private static double count(MeterRegistry registry, String name, String tag, String value) {
+        return registry.get(name).tag(tag, value).functionCounter().count();
     }
 
     /** The Prometheus text format: {@code name{labels} value} per sample line, comments skipped. */

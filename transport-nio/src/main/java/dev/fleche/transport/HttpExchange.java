@@ -84,6 +84,16 @@ public interface HttpExchange {
     /** A number unique to the connection within this server, as used in its events. */
     long connectionId();
 
+    /**
+     * Values of this request for its access-log line, known to a layer above the transport: the client address
+     * (for a layer that trusts forwarded headers; the transport logs the connection's peer otherwise), the request
+     * id and the trace id. A null argument leaves that value to the transport, which takes a well-formed
+     * {@code X-Request-Id} and the trace id of a well-formed {@code traceparent} from the request. Call it before
+     * the response completes; without an access log it does nothing. The values are sanitised when written.
+     */
+    default void accessLogFields(String clientAddress, String requestId, String traceId) {
+    }
+
     // ---- response ----
 
     /**

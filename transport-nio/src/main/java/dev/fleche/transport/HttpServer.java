@@ -2,7 +2,9 @@ package dev.fleche.transport;
 
 import dev.fleche.transport.internal.Acceptor;
 import dev.fleche.transport.internal.HandshakeTasks;
+import dev.fleche.transport.internal.MetricsSnapshot;
 import dev.fleche.transport.internal.Reactor;
+import dev.fleche.transport.internal.accesslog.AccessLogWriter;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -36,6 +38,8 @@ public final class HttpServer implements AutoCloseable {
     private Reactor[] reactors;
     /** TLS only: the threads running handshake tasks off the reactors; closed at stop. */
     private HandshakeTasks handshakeTasks;
+    /** The access log's writer, or null without one; closed (flushed) at stop, after the reactors. */
+    private AccessLogWriter accessLog;
     private Acceptor acceptor;
     private Thread acceptorThread;
     /** One per reactor once the graceful stop has begun ({@link #beginStop()}); null before. */
@@ -73,17 +77,20 @@ public final class HttpServer implements AutoCloseable {
             server.setOption(StandardSocketOptions.SO_REUSEADDR, true);
             server.bind(options.address(), options.backlog());
             handshakeTasks = options.tls() == null ? null : HandshakeTasks.forServer();
+            int port = ((InetSocketAddress) server.getLocalAddress()).getPort();
+            accessLog = options.accessLog() == null ? null
+                    : AccessLogWriter.start(options.accessLog(), "fleche-access-log-" + port);
             Reactor[] loops = new Reactor[options.reactors()];
             for (int i = 0; i < loops.length; i++) {
-                loops[i] = new Reactor(options, handler, open, handshakeTasks);
+                loops[i] = new Reactor(options, handler, open, handshakeTasks, accessLog);
             }
-            int port = ((InetSocketAddress) server.getLocalAddress()).getPort();
             for (int i = 0; i < loops.length; i++) {
                 loops[i].start("fleche-reactor-" + port + "-" + i);
             }
             channel = server;
             reactors = loops;
-            acceptor = new Acceptor(server, loops, open, options.maxConnections(), options.errorRenderer());
+            acceptor = new Acceptor(server, loops, open, options.maxConnections(), options.errorRenderer(),
+                    accessLog);
             acceptorThread = new Thread(acceptor, "fleche-acceptor-" + port);
             acceptorThread.start();
             started = true;
@@ -92,6 +99,7 @@ public final class HttpServer implements AutoCloseable {
             if (handshakeTasks != null) {
                 handshakeTasks.close();
             }
+            closeAccessLog();
             throw e;
         }
     }
@@ -180,7 +188,21 @@ public final class HttpServer implements AutoCloseable {
         if (handshakeTasks != null) {
             handshakeTasks.close();
         }
+        closeAccessLog();
         return clean;
+    }
+
+    /** Writes the access log's last lines (the reactors have ended: nothing more comes), flushes and closes it. */
+    private void closeAccessLog() {
+        AccessLogWriter log = accessLog;
+        if (log == null) {
+            return;
+        }
+        try {
+            log.close();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** {@link #stop(Duration)} with no grace period. */
@@ -210,14 +232,7 @@ public final class HttpServer implements AutoCloseable {
 
     /** A snapshot of the counters (approximate while the server runs). */
     public ServerMetrics metrics() {
-        long[] sum = new long[8];
-        if (reactors != null) {
-            for (Reactor reactor : reactors) {
-                reactor.counters(sum);
-            }
-        }
-        return new ServerMetrics(open.get(), sum[0], acceptor == null ? 0 : acceptor.refused(), sum[1], sum[2],
-                sum[3], sum[4], sum[5], sum[6], sum[7]);
+        return MetricsSnapshot.of(reactors, open.get(), acceptor, accessLog);
     }
 
     private void requireStarted() {

@@ -1,18 +1,41 @@
 package dev.fleche.transport;
 
+import dev.fleche.transport.internal.MetricsSnapshot;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
 /**
- * A snapshot of a server's counters ({@link HttpServer#metrics()}); totals since start.
+ * A snapshot of a server's counters ({@link HttpServer#metrics()}); totals since start unless said otherwise.
  *
- * @param openConnections   connections open now
+ * @param openConnections     connections open now
  * @param acceptedConnections connections accepted
- * @param refusedConnections connections refused because {@code maxConnections} was reached
- * @param closedConnections connections closed
- * @param requests          request heads dispatched to the handler
- * @param bytesRead         bytes read from sockets
- * @param bytesWritten      bytes written to sockets
- * @param protocolErrors    requests rejected by the parser or a limit (4xx/5xx from the transport)
- * @param timeouts          connections closed by a timeout (idle, header, body, write stall)
- * @param handlerErrors     exceptions thrown by the handler or exchanges aborted
+ * @param refusedConnections  connections refused because {@code maxConnections} was reached
+ * @param closedConnections   connections closed
+ * @param requests            request heads dispatched to the handler
+ * @param bytesRead           bytes read from sockets
+ * @param bytesWritten        bytes written to sockets
+ * @param protocolErrors      requests rejected by the parser or a limit (4xx/5xx from the transport)
+ * @param timeouts            connections closed by a timeout (idle, header, body, write stall)
+ * @param handlerErrors       exceptions thrown by the handler or exchanges aborted
+ * @param responses1xx        final responses sent with a 1xx status (a {@code 100 Continue} is interim: not
+ *                            counted); each of these five counts every response head the transport framed —
+ *                            the handler's, its own refusals, and the acceptor's {@code 503}s — by class
+ *                            (a handler's 6xx..9xx is in none)
+ * @param responses2xx        final responses with a 2xx status
+ * @param responses3xx        final responses with a 3xx status
+ * @param responses4xx        final responses with a 4xx status
+ * @param responses5xx        final responses with a 5xx status
+ * @param refusalsByRule      requests (and connections) refused by the transport, by the name of the rule: a
+ *                            {@code ProtocolRule} of the parser ({@code HEADER_SECTION_TOO_LARGE}, ...) or one of
+ *                            its own ({@code OVERLOADED}, {@code BODY_TOO_LARGE}, {@code HEADER_TIMEOUT},
+ *                            {@code BODY_TIMEOUT}, {@code DISCARD_LIMIT}, {@code PLAINTEXT_ON_TLS_PORT}); only
+ *                            rules that refused something are present; unmodifiable, in a fixed order
+ * @param exchangesInFlight   exchanges started and not yet ended (response written and body read, or
+ *                            connection closed), now
+ * @param accessLogDropped    access-log lines dropped because the log's queue was full (0 without a log)
  */
 public record ServerMetrics(
         long openConnections,
@@ -24,5 +47,32 @@ public record ServerMetrics(
         long bytesWritten,
         long protocolErrors,
         long timeouts,
-        long handlerErrors) {
+        long handlerErrors,
+        long responses1xx,
+        long responses2xx,
+        long responses3xx,
+        long responses4xx,
+        long responses5xx,
+        Map<String, Long> refusalsByRule,
+        long exchangesInFlight,
+        long accessLogDropped) {
+
+    /** Keeps an unmodifiable copy of {@code refusalsByRule}. */
+    public ServerMetrics {
+        refusalsByRule = refusalsByRule == null ? Map.of()
+                : Collections.unmodifiableMap(new LinkedHashMap<>(refusalsByRule));
+    }
+
+    /**
+     * Every rule name that {@link #refusalsByRule()} can hold, in its order: the parser's {@code ProtocolRule}s, then
+     * the transport's own. For binding one counter per rule up front.
+     */
+    public static List<String> refusalRules() {
+        return MetricsSnapshot.refusalRules();
+    }
+
+    /** Refusals by {@code rule} (a rule name as in {@link #refusalsByRule()}); 0 when it refused nothing. */
+    public long refusals(String rule) {
+        return refusalsByRule.getOrDefault(rule, 0L);
+    }
 }

@@ -48,6 +48,8 @@ import java.util.function.LongSupplier;
  *   <tr><td>{@code nanoClock}</td><td>{@code System::nanoTime}</td><td>the clock of every timeout and timer
  *       (inject one in tests)</td></tr>
  *   <tr><td>{@code tls}</td><td>{@code null}: plain HTTP</td><td>serve HTTPS with these {@link TlsOptions}</td></tr>
+ *   <tr><td>{@code accessLog}</td><td>{@code null}: no access log</td><td>write one line per request (refusals
+ *       included) as these {@link AccessLog} settings say</td></tr>
  * </table>
  */
 public record ServerOptions(
@@ -69,7 +71,8 @@ public record ServerOptions(
         Duration writeStallTimeout,
         ErrorRenderer errorRenderer,
         LongSupplier nanoClock,
-        TlsOptions tls) {
+        TlsOptions tls,
+        AccessLog accessLog) {
 
     /** Validates every setting; use {@link #builder()} rather than this constructor. */
     public ServerOptions {
@@ -145,6 +148,7 @@ public record ServerOptions(
         private ErrorRenderer errorRenderer = ErrorRenderer.PLAIN_TEXT;
         private LongSupplier nanoClock = System::nanoTime;
         private TlsOptions tls;
+        private AccessLog accessLog;
 
         private Builder() {
         }
@@ -169,6 +173,7 @@ public record ServerOptions(
             errorRenderer = o.errorRenderer;
             nanoClock = o.nanoClock;
             tls = o.tls;
+            accessLog = o.accessLog;
         }
 
         public Builder address(InetSocketAddress value) { address = value; return this; }
@@ -195,13 +200,15 @@ public record ServerOptions(
         public Builder nanoClock(LongSupplier value) { nanoClock = value; return this; }
         /** Serves HTTPS with {@code value}; {@code null} (the default) serves plain HTTP. */
         public Builder tls(TlsOptions value) { tls = value; return this; }
+        /** Writes an access log with {@code value}; {@code null} (the default) writes none. */
+        public Builder accessLog(AccessLog value) { accessLog = value; return this; }
 
         /** Validates and returns the options; throws {@link IllegalArgumentException} naming a bad setting. */
         public ServerOptions build() {
             return new ServerOptions(address, reactors, backlog, maxConnections, maxRequestLineBytes,
                     maxHeaderBytes, maxHeaderCount, maxBodyBytes, bodyAggregationBytes, maxDiscardBytes,
                     inboundWindowBytes, outboundHighWaterBytes, idleTimeout, headerTimeout, bodyTimeout,
-                    writeStallTimeout, errorRenderer, nanoClock, tls);
+                    writeStallTimeout, errorRenderer, nanoClock, tls, accessLog);
         }
     }
 }

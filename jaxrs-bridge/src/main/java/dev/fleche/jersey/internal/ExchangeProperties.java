@@ -23,6 +23,12 @@ final class ExchangeProperties implements PropertiesDelegate {
     private static final List<String> BUILT_IN = List.of(FlecheProperties.REMOTE_ADDRESS,
             FlecheProperties.LOCAL_ADDRESS, FlecheProperties.CONNECTION);
 
+    /**
+     * Internal: the {@link HttpExchange} itself, for the bridge's own filters (Jersey wraps the properties
+     * delegate, so they cannot reach this object); not listed in {@link #getPropertyNames()}.
+     */
+    static final String EXCHANGE = "dev.fleche.jersey.internal.exchange";
+
     private final HttpExchange exchange;
     private final ResponseWriter writer;
     private Map<String, Object> map;
@@ -39,6 +45,9 @@ final class ExchangeProperties implements PropertiesDelegate {
         }
         if (FlecheProperties.REMOTE_ADDRESS.equals(name)) {
             return exchange.remoteAddress();
+        }
+        if (EXCHANGE.equals(name)) {
+            return exchange;
         }
         if (FlecheProperties.LOCAL_ADDRESS.equals(name)) {
             return exchange.localAddress();

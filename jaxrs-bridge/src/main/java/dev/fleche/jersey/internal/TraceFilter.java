@@ -3,6 +3,7 @@ package dev.fleche.jersey.internal;
 import dev.fleche.jersey.FlecheProperties;
 import dev.fleche.jersey.FlecheRequestIds;
 import dev.fleche.jersey.RequestTrace;
+import dev.fleche.transport.HttpExchange;
 import jakarta.annotation.Priority;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ContainerRequestFilter;
@@ -15,7 +16,9 @@ import java.util.List;
 
 /**
  * The filters of {@link FlecheRequestIds}: before matching (ahead of every other filter), the request id and trace
- * context become request properties; on the way out the id is echoed. Reads headers, never changes them.
+ * context become request properties, and the request id and trace id go to the transport's access log line of
+ * the request ({@code HttpExchange.accessLogFields}); on the way out the id is echoed. Reads headers, never
+ * changes them.
  */
 @PreMatching
 @Priority(TraceFilter.PRIORITY)
@@ -39,6 +42,9 @@ public final class TraceFilter implements ContainerRequestFilter, ContainerRespo
     @Override
     public void filter(ContainerRequestContext request) {
         RequestTrace trace = trace(request);
+        if (request.getProperty(ExchangeProperties.EXCHANGE) instanceof HttpExchange exchange) {
+            exchange.accessLogFields(null, trace.requestId(), trace.traceId()); // the transport's access log
+        }
         request.setProperty(FlecheProperties.TRACE, trace);
         request.setProperty(FlecheProperties.REQUEST_ID, trace.requestId());
         if (trace.traced()) {

@@ -6,6 +6,8 @@ import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 
+import java.util.List;
+import java.util.function.IntSupplier;
 import java.util.function.LongSupplier;
 import java.util.function.ToLongFunction;
 
@@ -15,12 +17,17 @@ import java.util.function.ToLongFunction;
  */
 public final class TransportMeters {
     private static final String BYTES = "bytes";
+    private static final List<String> STATUS_CLASSES = List.of("1xx", "2xx", "3xx", "4xx", "5xx");
 
     private TransportMeters() {
     }
 
-    /** Registers the meters of {@code server}, {@code workers} and the container's {@code 503} count. */
-    public static void bind(MeterRegistry registry, HttpServer server, Workers workers, LongSupplier busy) {
+    /**
+     * Registers the meters of {@code server}, {@code workers}, the container's {@code 503} count ({@code busy}) and
+     * its suspended responses ({@code suspended}).
+     */
+    public static void bind(MeterRegistry registry, HttpServer server, Workers workers, LongSupplier busy,
+                            IntSupplier suspended) {
         Gauge.builder("fleche.connections.open", server, s -> s.metrics().openConnections())
                 .description("connections open now").register(registry);
         counter(registry, server, "fleche.connections.accepted", "connections accepted", null,
@@ -40,6 +47,22 @@ public final class TransportMeters {
                 ServerMetrics::timeouts);
         counter(registry, server, "fleche.handler.errors", "handler exceptions and aborted exchanges", null,
                 ServerMetrics::handlerErrors);
+        for (String statusClass : STATUS_CLASSES) {
+            FunctionCounter.builder("fleche.responses", server, s -> responses(s.metrics(), statusClass))
+                    .description("final responses sent, by status class").tag("status", statusClass)
+                    .register(registry);
+        }
+        for (String rule : ServerMetrics.refusalRules()) {
+            FunctionCounter.builder("fleche.refusals", server, s -> s.metrics().refusals(rule))
+                    .description("requests and connections refused by the transport, by rule").tag("rule", rule)
+                    .register(registry);
+        }
+        Gauge.builder("fleche.exchanges.in.flight", server, s -> s.metrics().exchangesInFlight())
+                .description("exchanges started and not yet ended").register(registry);
+        counter(registry, server, "fleche.accesslog.dropped", "access-log lines dropped on a full queue", null,
+                ServerMetrics::accessLogDropped);
+        Gauge.builder("fleche.requests.suspended", server, s -> suspended.getAsInt())
+                .description("responses suspended now (AsyncResponse, long-polls, SSE streams)").register(registry);
         Gauge.builder("fleche.timers.armed", server, HttpServer::scheduledTasks)
                 .description("reactor timer slots armed (suspend timeouts, scheduled tasks)").register(registry);
         if (workers.inFlight() >= 0) {
@@ -52,6 +75,16 @@ public final class TransportMeters {
         // application keeps) is the object, the container's count is reached through the function.
         FunctionCounter.builder("fleche.workers.rejected", server, s -> busy.getAsLong())
                 .description("requests answered 503 because the workers were saturated").register(registry);
+    }
+
+    private static long responses(ServerMetrics m, String statusClass) {
+        return switch (statusClass) {
+            case "1xx" -> m.responses1xx();
+            case "2xx" -> m.responses2xx();
+            case "3xx" -> m.responses3xx();
+            case "4xx" -> m.responses4xx();
+            default -> m.responses5xx();
+        };
     }
 
     private static void counter(MeterRegistry registry, HttpServer server, String name, String description,

@@ -2,12 +2,20 @@ package dev.fleche.perf.fleche;
 
 import dev.fleche.jersey.FlecheHttpServer;
 import dev.fleche.jersey.FlecheHttpServerFactory;
+import dev.fleche.jersey.FlecheMetrics;
+import dev.fleche.jersey.FlecheRequestIds;
 import dev.fleche.perf.app.BenchApplication;
 import dev.fleche.perf.app.BenchResource;
+import dev.fleche.transport.AccessLog;
 import dev.fleche.transport.ServerOptions;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.glassfish.jersey.server.ResourceConfig;
 
+import java.io.IOException;
 import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -15,9 +23,18 @@ import java.util.logging.Logger;
 /**
  * Benchmark target: the shared {@link BenchApplication} on Fleche's Jersey container.
  *
- * <p>Usage: {@code FlecheJerseyPeer PORT [--nonblocking] [HOST]}; prints {@code READY <port>} once listening.
- * With {@code --nonblocking} the application serves {@link NonBlockingBenchResource} in place of
- * {@link BenchResource} (the same methods, run on the reactor thread). Transport settings are the defaults but
+ * <p>Usage: {@code FlecheJerseyPeer PORT [--nonblocking] [--access-log] [--metrics] [--request-ids] [HOST]};
+ * prints {@code READY <port>} once listening. With {@code --nonblocking} the application serves
+ * {@link NonBlockingBenchResource} in place of {@link BenchResource} (the same methods, run on the reactor thread).
+ * The observability switches, for the cost run (each off by default, as in Fleche):
+ * <ul>
+ *   <li>{@code --access-log}: the transport's JSON access log to a file in the temporary directory
+ *       ({@code fleche-perf-access-<port>.log}, rotated at 256 MiB, one rotated file kept, both deleted at exit);</li>
+ *   <li>{@code --metrics}: {@link FlecheMetrics} into a {@link PrometheusMeterRegistry} (transport meters and
+ *       jersey-micrometer's per-method timer), as a user would set it up; nothing scrapes it during a run;</li>
+ *   <li>{@code --request-ids}: {@link FlecheRequestIds} (X-Request-Id kept or generated and echoed, W3C trace
+ *       context parsed when {@code traceparent} is sent).</li>
+ * </ul> Transport settings are the defaults but
  * for the accept backlog, 4096 as for every peer, and the request body limit (none, instead of 64 MiB, so that the
  * upload scenario's 1 GiB is not refused). Logging: WARNING and above.
  */
@@ -29,29 +46,60 @@ public final class FlecheJerseyPeer {
         Logger.getLogger("").setLevel(Level.WARNING);
         int port = Integer.parseInt(args[0]);
         boolean nonBlocking = false;
+        boolean accessLog = false;
+        boolean metrics = false;
+        boolean requestIds = false;
         String host = "127.0.0.1";
         for (int i = 1; i < args.length; i++) {
-            if (args[i].equals("--nonblocking")) {
-                nonBlocking = true;
-            } else {
-                host = args[i];
+            switch (args[i]) {
+                case "--nonblocking" -> nonBlocking = true;
+                case "--access-log" -> accessLog = true;
+                case "--metrics" -> metrics = true;
+                case "--request-ids" -> requestIds = true;
+                default -> host = args[i];
             }
         }
         BenchApplication app = nonBlocking ? new BenchApplication(NonBlockingBenchResource.class)
                 : new BenchApplication();
         ResourceConfig config = ResourceConfig.forApplication(app);
-        ServerOptions options = ServerOptions.builder().address(host, port).backlog(4096).maxBodyBytes(Long.MAX_VALUE)
-                .build();
+        if (metrics) {
+            config.register(new FlecheMetrics(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT)));
+        }
+        if (requestIds) {
+            config.register(FlecheRequestIds.class);
+        }
+        ServerOptions.Builder builder = ServerOptions.builder().address(host, port).backlog(4096)
+                .maxBodyBytes(Long.MAX_VALUE);
+        Path logFile = null;
+        if (accessLog) {
+            logFile = Path.of(System.getProperty("java.io.tmpdir"), "fleche-perf-access-" + port + ".log");
+            builder.accessLog(AccessLog.builder().format(AccessLog.Format.JSON).file(logFile)
+                    .maxFileBytes(256L * 1024 * 1024).keptFiles(1).build());
+        }
+        ServerOptions options = builder.build();
         FlecheHttpServer server = FlecheHttpServerFactory.createServer(
                 URI.create("http://" + host + ":" + port + "/"), config, options);
+        Path written = logFile;
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             try {
                 server.stop(Duration.ofSeconds(2));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
+            if (written != null) {
+                deleteQuietly(written);
+                deleteQuietly(written.resolveSibling(written.getFileName() + ".1"));
+            }
         }));
         System.out.println("READY " + server.port());
         System.out.flush();
+    }
+
+    private static void deleteQuietly(Path file) {
+        try {
+            Files.deleteIfExists(file);
+        } catch (IOException ignored) {
+            // a temporary file: the system cleans it up eventually
+        }
     }
 }

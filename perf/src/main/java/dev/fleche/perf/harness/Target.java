@@ -49,6 +49,15 @@ record Target(String name, String label, String group, String command, Set<Strin
                 perf + "dev.fleche.perf.fleche.FlecheJerseyPeer PORT", REST, true));
         add(m, new Target("fleche-jersey-nb", "Fleche + Jersey, @NonBlocking", "fleche",
                 perf + "dev.fleche.perf.fleche.FlecheJerseyPeer PORT --nonblocking", REST, true));
+        // The cost of observability (issue 15): fleche-jersey with the JSON access log to a file, with Micrometer
+        // metrics (Prometheus registry), and with both plus request ids and trace context.
+        add(m, new Target("fleche-jersey-log", "Fleche + Jersey, JSON access log to a file", "fleche",
+                perf + "dev.fleche.perf.fleche.FlecheJerseyPeer PORT --access-log", REST, true));
+        add(m, new Target("fleche-jersey-metrics", "Fleche + Jersey, Micrometer metrics (Prometheus)", "fleche",
+                perf + "dev.fleche.perf.fleche.FlecheJerseyPeer PORT --metrics", REST, true));
+        add(m, new Target("fleche-jersey-all", "Fleche + Jersey, access log + metrics + request ids", "fleche",
+                perf + "dev.fleche.perf.fleche.FlecheJerseyPeer PORT --access-log --metrics --request-ids", REST,
+                true));
         add(m, new Target("fleche-raw", "Fleche transport, raw handler", "fleche",
                 perf + "dev.fleche.perf.fleche.FlecheRawPeer PORT", TRANSPORT, true));
         add(m, new Target("fleche-transport", "Fleche transport (examples/transport-hello)", "fleche",

@@ -2,8 +2,11 @@ package dev.fleche.transport.internal;
 
 import dev.fleche.transport.ErrorRenderer;
 import dev.fleche.transport.HttpFields;
+import dev.fleche.transport.internal.accesslog.AccessLogWriter;
+import dev.fleche.transport.internal.accesslog.LogEntry;
 
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
@@ -15,7 +18,7 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Accepts connections on a blocking server channel and hands each to the next reactor, round robin. Beyond
  * {@code maxConnections} a new connection gets the {@link Refusal#OVERLOADED} answer ({@code 503} with
- * {@code Retry-After}, encoded like every refusal) and is closed.
+ * {@code Retry-After}, encoded like every refusal) and is closed; with an access log, a line says so.
  */
 public final class Acceptor implements Runnable {
 
@@ -30,11 +33,14 @@ public final class Acceptor implements Runnable {
     private final ResponseEncoder encoder = new ResponseEncoder();
     private final ByteSink refusal = new ByteSink(256);
     private final HttpFields retryAfter = new HttpFields(1).add("Retry-After", "1");
+    /** The server's access log, or null. */
+    private final AccessLogWriter accessLog;
     private int next;
 
     public Acceptor(ServerSocketChannel server, Reactor[] reactors, AtomicInteger open, int maxConnections,
-                    ErrorRenderer renderer) {
+                    ErrorRenderer renderer, AccessLogWriter accessLog) {
         this.renderer = renderer;
+        this.accessLog = accessLog;
         this.server = server;
         this.reactors = reactors;
         this.open = open;
@@ -78,17 +84,37 @@ public final class Acceptor implements Runnable {
     }
 
     private void refuse(SocketChannel channel) {
+        int written = 0;
         try {
             channel.configureBlocking(false);
             refusal.clear();
             Refusal overloaded = Refusal.OVERLOADED;
             encoder.encodeRefusal(refusal, overloaded.status(), overloaded.reason(null), renderer, retryAfter);
             // a fresh socket's send buffer always takes these few bytes
-            channel.write(ByteBuffer.wrap(refusal.array(), 0, refusal.size()));
+            written = channel.write(ByteBuffer.wrap(refusal.array(), 0, refusal.size()));
         } catch (IOException ignored) {
             // closing anyway
         }
+        if (accessLog != null) {
+            log(channel, written);
+        }
         closeQuietly(channel);
+    }
+
+    /** The access-log line of a refused connection: no id, no request, the {@code 503} and its rule. */
+    private void log(SocketChannel channel, int written) {
+        LogEntry entry = new LogEntry();
+        try {
+            entry.peer = (InetSocketAddress) channel.getRemoteAddress();
+        } catch (IOException ignored) {
+            // logged without an address
+        }
+        entry.status = Refusal.OVERLOADED.status();
+        entry.rule = Refusal.OVERLOADED.name();
+        entry.bytesOut = written;
+        entry.cut = written < refusal.size();
+        entry.endWallMillis = accessLog.clock().millis();
+        accessLog.offer(entry);
     }
 
     private static void closeQuietly(SocketChannel channel) {

@@ -151,6 +151,8 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
      */
     private long since;
     volatile String closeReason;
+    /** The access-log part, or null when the server has no access log (the only cost then: a null check). */
+    private final ConnectionLog log;
 
     Connection(Reactor reactor, SocketChannel socket, long id) throws IOException {
         this.reactor = reactor;
@@ -158,6 +160,7 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
         this.channel = reactor.openChannel(socket, this);
         this.state = channel.isHandshaking() ? State.HANDSHAKING : State.IDLE;
         this.since = reactor.now;
+        this.log = reactor.accessLog == null ? null : new ConnectionLog(reactor.accessLog, this);
     }
 
     private void moveTo(State next) {
@@ -279,6 +282,10 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
 
     private void plaintextRefused() {
         reactor.counters.protocolErrors++;
+        reactor.counters.refused(Refusal.PLAINTEXT_ON_TLS_PORT);
+        if (log != null) {
+            log.refusedRaw(Refusal.PLAINTEXT_ON_TLS_PORT.name(), Refusal.PLAINTEXT_ON_TLS_PORT.status());
+        }
         if (reactor.events.on()) {
             reactor.events.emit("reject", id,
                     "status=400 reason=\"This port speaks HTTPS\" rule=PLAINTEXT_ON_TLS_PORT");
@@ -339,6 +346,9 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
     }
 
     private int readHead(byte[] bytes, int offset, int end) throws RequestException {
+        if (log != null && state == State.IDLE) {
+            log.headBegins(reactor.now);
+        }
         int at = inbound.parseHead(reactor, bytes, offset, end);
         RequestHead head = inbound.completedHead(reactor);
         if (head != null) {
@@ -358,6 +368,9 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
         Outbound out = outbound;
         if (out != null) {
             out.newExchange(); // pipelined behind a response still being written
+        }
+        if (log != null) {
+            started.logEntry = log.begin(head, framed());
         }
         if (reactor.events.on()) {
             reactor.events.emit("request", id, "method=" + head.method() + " target=" + head.target());
@@ -393,6 +406,9 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
     private int readBody(byte[] bytes, int offset, int end) throws RequestException {
         RequestBody body = inbound.body();
         int at = body.feed(bytes, offset, end);
+        if (log != null) {
+            log.bodyBytes(at - offset);
+        }
         if (body.takeWindowFull()) {
             pauseReading();
         }
@@ -461,6 +477,7 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
             invalidResponseHead(ex, mark, e);
             return;
         }
+        responded(status);
         responseComplete(ex, close);
     }
 
@@ -478,6 +495,7 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
                 invalidResponseHead(ex, mark, e); // later parts find no body to frame: dropped
                 return;
             }
+            responded(head.status());
         }
         Outbound out = out();
         out.streamData(data, length);
@@ -506,8 +524,26 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
         Outbound out = out();
         out.truncate(mark);
         Refusal refusal = Refusal.INVALID_RESPONSE_HEAD;
+        if (log != null) {
+            log.refused(refusal.name(), refusal.status(), framed());
+        }
         out.refusal(refusal.status(), refusal.reason(reactor.options));
+        responded(refusal.status());
         responseComplete(ex, true);
+    }
+
+    /** A final response head with {@code status} was framed: counted by class, and noted for the access log. */
+    private void responded(int status) {
+        reactor.counters.responded(status);
+        if (log != null) {
+            log.status(status);
+        }
+    }
+
+    /** Response bytes framed on this connection so far (written, queued or staged); for the access log. */
+    private long framed() {
+        Outbound out = outbound;
+        return log.writtenBytes() + (out == null ? 0 : out.queuedBytes() + out.stagedBytes());
     }
 
     private boolean closesAfter(Exchange ex) {
@@ -526,6 +562,9 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
 
     private void responseComplete(Exchange ex, boolean close) {
         ex.responseWritten();
+        if (log != null) {
+            log.responseFramed(framed());
+        }
         switch (state) {
             case DISPATCHED -> {
                 if (close) {
@@ -551,6 +590,7 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
     /** The exchange is over (response sent, body read): back to IDLE, serving the next request if kept. */
     private void finishExchange() {
         exchange = null;
+        reactor.counters.exchangesEnded++;
         moveTo(State.IDLE);
         since = reactor.now;
         if (reactor.isDraining()) {
@@ -578,10 +618,12 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
     /** The one refusal path: answers the rule's status (when a response can still be sent) and closes after it. */
     void refuse(ProtocolRule rule) {
         reactor.counters.protocolErrors++;
+        reactor.counters.refused(rule);
         refuse(rule.status(), rule.reason(), rule.name());
     }
 
     void refuse(Refusal refusal) {
+        reactor.counters.refused(refusal);
         if (refusal.status() == 0) {
             close(refusal == Refusal.DISCARD_LIMIT ? "discard-limit" : "refused");
             return;
@@ -611,7 +653,14 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
                 return;
             }
         }
+        if (log != null) {
+            log.refused(rule, status, framed());
+        }
         out().refusal(status, reason);
+        responded(status);
+        if (log != null) {
+            log.responseFramed(framed());
+        }
         closing(true);
     }
 
@@ -635,6 +684,9 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
         }
         if (written > 0) {
             reactor.counters.bytesWritten += written;
+            if (log != null) {
+                log.written(written);
+            }
             Exchange current = exchange;
             if (current != null) {
                 current.outboundWritten();
@@ -885,7 +937,11 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
         channel.close();
         Exchange current = exchange;
         if (current != null) {
+            reactor.counters.exchangesEnded++;
             current.clientGone("connection closed: " + closeReason);
+        }
+        if (log != null) {
+            log.closed();
         }
         inbound.release(reactor);
         if (outbound != null) {

@@ -6,6 +6,7 @@ import dev.fleche.transport.HttpFields;
 import dev.fleche.transport.Timeout;
 import dev.fleche.transport.TlsInfo;
 import dev.fleche.transport.http1.RequestHead;
+import dev.fleche.transport.internal.accesslog.LogEntry;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -61,6 +62,8 @@ final class Exchange implements HttpExchange {
     private volatile ResponseOutput output;
 
     final Connection connection;
+    /** This request's access-log entry (set by the connection when the server has an access log), else null. */
+    LogEntry logEntry;
     // connection state, reactor
     private List<Runnable> disconnectCallbacks;
     private boolean responseWritten;
@@ -236,6 +239,24 @@ final class Exchange implements HttpExchange {
     /** Settled before the first request was read, never changed after: safe from any thread. */
     @Override public TlsInfo tls() { return connection.channel.tlsInfo(); }
     @Override public long connectionId() { return connection.id; }
+
+    /** Fills the access-log entry; strings are immutable, and the entry is handed over after the response. */
+    @Override
+    public void accessLogFields(String clientAddress, String requestId, String traceId) {
+        LogEntry entry = logEntry;
+        if (entry == null) {
+            return;
+        }
+        if (clientAddress != null) {
+            entry.clientAddress = clientAddress;
+        }
+        if (requestId != null) {
+            entry.requestId = requestId;
+        }
+        if (traceId != null) {
+            entry.traceId = traceId;
+        }
+    }
 
     @Override
     public InetSocketAddress remoteAddress() {

@@ -3,6 +3,7 @@ package dev.fleche.transport.internal;
 import dev.fleche.transport.HttpHandler;
 import dev.fleche.transport.ServerOptions;
 import dev.fleche.transport.http1.RequestHeadParser;
+import dev.fleche.transport.internal.accesslog.AccessLogWriter;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -43,6 +44,8 @@ public final class Reactor implements Runnable {
     final HttpHandler handler;
     final Events events;
     final Counters counters = new Counters();
+    /** The server's access log, or null when it has none. */
+    final AccessLogWriter accessLog;
     final ResponseEncoder encoder = new ResponseEncoder();
     final TimerWheel wheel;
     final ByteBuffer readBuffer = ByteBuffer.allocate(READ_BUFFER_BYTES);
@@ -77,10 +80,12 @@ public final class Reactor implements Runnable {
     /**
      * @param handshakeTasks the server's pool for TLS delegated tasks; required when {@code options.tls()} is set,
      *                       ignored otherwise (the server owns and closes it)
+     * @param accessLog      the server's access log, or null (the server owns and closes it)
      */
     public Reactor(ServerOptions options, HttpHandler handler, AtomicInteger openConnections,
-                   HandshakeTasks handshakeTasks) throws IOException {
+                   HandshakeTasks handshakeTasks, AccessLogWriter accessLog) throws IOException {
         this.options = options;
+        this.accessLog = accessLog;
         if (options.tls() != null) {
             this.handshakeTasks = Objects.requireNonNull(handshakeTasks, "handshakeTasks");
             this.tlsBuffers = new PacketBufferPool(PacketBufferPool.recordBytes(options.tls().sslContext()),
@@ -312,17 +317,8 @@ public final class Reactor implements Runnable {
         return scheduledTasks;
     }
 
-    /** This reactor's counters (read racily by metrics snapshots). */
-    public long[] counters(long[] sum) {
-        Counters c = counters;
-        sum[0] += c.accepted;
-        sum[1] += c.closed;
-        sum[2] += c.requests;
-        sum[3] += c.bytesRead;
-        sum[4] += c.bytesWritten;
-        sum[5] += c.protocolErrors;
-        sum[6] += c.timeouts;
-        sum[7] += c.handlerErrors;
-        return sum;
+    /** This reactor's counters, read racily by {@link MetricsSnapshot}. */
+    Counters counters() {
+        return counters;
     }
 }

@@ -27,7 +27,12 @@ enum Refusal {
      * The response is out but the unread rest of the request body is beyond {@code maxDiscardBytes}: reading it to
      * keep the connection costs more than a new connection, so it closes (RFC 9112 9.3: a server may close).
      */
-    DISCARD_LIMIT("RFC 9112 9.3", 0, "unread request body beyond the discard limit");
+    DISCARD_LIMIT("RFC 9112 9.3", 0, "unread request body beyond the discard limit"),
+    /**
+     * Plain HTTP on a TLS port: answered by the {@link TlsChannel} itself with a plaintext {@code 400} (see
+     * {@link PlaintextRequestException}); named here so that it is counted and logged like the others.
+     */
+    PLAINTEXT_ON_TLS_PORT("RFC 8446 5.1", 400, "This port speaks HTTPS");
 
     private final String section;
     private final int status;

@@ -1,8 +1,11 @@
 package dev.fleche.examples.service;
 
 import dev.fleche.jersey.DrainPolicy;
+import dev.fleche.transport.AccessLog;
 
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -17,14 +20,21 @@ import java.util.Map;
  *   <tr><td>{@code DRAIN_DELAY_SECONDS}</td><td>serve on after readiness went 503 (SIGTERM)</td><td>5</td></tr>
  *   <tr><td>{@code DRAIN_GRACE_SECONDS}</td><td>time for requests in flight once the listener closed</td><td>10</td></tr>
  *   <tr><td>{@code BIND_HOST}</td><td>address to listen on</td><td>{@code 0.0.0.0}</td></tr>
+ *   <tr><td>{@code FLECHE_ACCESS_LOG}</td><td>the access log: {@code json}, {@code common} or {@code combined}
+ *       writes lines of that format to standard output; a path (anything with a {@code /}) writes JSON lines to
+ *       that file, rotated at 100 MiB, 5 kept; {@code off} or empty: none</td><td>none</td></tr>
  * </table>
  *
- * @param host   the address to bind
- * @param port   the port to bind (0: any free one)
- * @param jdbcUrl the to-do database
- * @param drain  the drain on SIGTERM
+ * @param host      the address to bind
+ * @param port      the port to bind (0: any free one)
+ * @param jdbcUrl   the to-do database
+ * @param drain     the drain on SIGTERM
+ * @param accessLog the transport's access log, or null for none
  */
-public record ServiceConfig(String host, int port, String jdbcUrl, DrainPolicy drain) {
+public record ServiceConfig(String host, int port, String jdbcUrl, DrainPolicy drain, AccessLog accessLog) {
+    /** The {@code System.Logger} the service routes to standard output, one raw line per message. */
+    public static final String ACCESS_LOGGER = "dev.fleche.access";
+
     public ServiceConfig {
         if (port < 0 || port > 65535) {
             throw new IllegalArgumentException("port must be 0..65535: " + port);
@@ -43,7 +53,27 @@ public record ServiceConfig(String host, int port, String jdbcUrl, DrainPolicy d
         return new ServiceConfig(env.getOrDefault("BIND_HOST", "0.0.0.0"),
                 integer("port", port),
                 env.getOrDefault("DATABASE_URL", "jdbc:h2:mem:todos;DB_CLOSE_DELAY=-1"),
-                new DrainPolicy(seconds(env, "DRAIN_DELAY_SECONDS", 5), seconds(env, "DRAIN_GRACE_SECONDS", 10)));
+                new DrainPolicy(seconds(env, "DRAIN_DELAY_SECONDS", 5), seconds(env, "DRAIN_GRACE_SECONDS", 10)),
+                accessLog(env.get("FLECHE_ACCESS_LOG")));
+    }
+
+    /** The access log {@code FLECHE_ACCESS_LOG} asks for (see the table), or null. */
+    static AccessLog accessLog(String value) {
+        if (value == null || value.isBlank() || value.trim().equalsIgnoreCase("off")) {
+            return null;
+        }
+        String setting = value.trim();
+        if (setting.contains("/")) {
+            return AccessLog.builder().format(AccessLog.Format.JSON).file(Path.of(setting)).build();
+        }
+        AccessLog.Format format;
+        try {
+            format = AccessLog.Format.valueOf(setting.toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("FLECHE_ACCESS_LOG must be json, common, combined, off or a file "
+                    + "path: " + value, e);
+        }
+        return AccessLog.builder().format(format).logger(ACCESS_LOGGER).build();
     }
 
     private static Duration seconds(Map<String, String> env, String name, int otherwise) {

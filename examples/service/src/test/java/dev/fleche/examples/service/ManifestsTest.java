@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.fleche.jersey.Health;
+import dev.fleche.transport.AccessLog;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -174,6 +175,17 @@ class ManifestsTest {
         JsonNode requests = container.at("/resources/requests");
         assertFalse(limits.path("memory").asText().isEmpty() || requests.path("memory").asText().isEmpty());
         assertFalse(requests.path("cpu").asText().isEmpty());
+    }
+
+    @Test
+    void theDeploymentLogsJsonToStandardOutputAndIsScrapedAtMetrics() {
+        AccessLog log = ServiceConfig.from(new String[0], containerEnv()).accessLog();
+        assertEquals(AccessLog.Format.JSON, log.format(), "FLECHE_ACCESS_LOG");
+        assertEquals(null, log.file(), "to standard output, not a file (the root file system is read-only)");
+        JsonNode annotations = kube.get("Deployment").at("/spec/template/metadata/annotations");
+        assertEquals("/metrics", annotations.path("prometheus.io/path").asText());
+        assertEquals(container().path("ports").get(0).path("containerPort").asText(),
+                annotations.path("prometheus.io/port").asText());
     }
 
     @Test

@@ -7,20 +7,33 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import dev.fleche.transport.AccessLog;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The service in process: its health check follows the database, {@code /changes} wakes on a write. */
+/**
+ * The service in process: its health check follows the database, {@code /changes} wakes on a write,
+ * {@code /metrics} speaks Prometheus, {@code FLECHE_ACCESS_LOG=json} writes JSON lines to standard output.
+ */
 @Timeout(60)
 class TodoServiceTest {
     private final HttpClient http = HttpClient.newHttpClient();
@@ -38,8 +51,12 @@ class TodoServiceTest {
     }
 
     private URI start() {
+        return start(Map.of("BIND_HOST", "127.0.0.1"));
+    }
+
+    private URI start(Map<String, String> env) {
         store = new TodoStore("jdbc:h2:mem:service-test-" + System.nanoTime() + ";DB_CLOSE_DELAY=-1");
-        ServiceConfig config = ServiceConfig.from(new String[] {"0"}, Map.of("BIND_HOST", "127.0.0.1"));
+        ServiceConfig config = ServiceConfig.from(new String[] {"0"}, env);
         server = TodoService.start(config, store);
         return URI.create("http://127.0.0.1:" + server.port() + "/");
     }
@@ -102,5 +119,88 @@ class TodoServiceTest {
         assertThrows(IllegalArgumentException.class, () -> ServiceConfig.from(new String[] {"x"}, Map.of()));
         assertThrows(IllegalArgumentException.class,
                 () -> ServiceConfig.from(new String[0], Map.of("DATABASE_URL", "jdbc:postgresql://db/x")));
+    }
+
+    @Test
+    void accessLogComesFromOneSetting() {
+        assertNull(ServiceConfig.from(new String[0], Map.of()).accessLog());
+        assertNull(ServiceConfig.from(new String[0], Map.of("FLECHE_ACCESS_LOG", "off")).accessLog());
+        AccessLog json = ServiceConfig.from(new String[0], Map.of("FLECHE_ACCESS_LOG", "json")).accessLog();
+        assertEquals(AccessLog.Format.JSON, json.format());
+        assertNull(json.file());
+        assertEquals(ServiceConfig.ACCESS_LOGGER, json.logger());
+        assertEquals(AccessLog.Format.COMBINED,
+                ServiceConfig.from(new String[0], Map.of("FLECHE_ACCESS_LOG", "combined")).accessLog().format());
+        AccessLog file = ServiceConfig.from(new String[0], Map.of("FLECHE_ACCESS_LOG", "/tmp/access.log")).accessLog();
+        assertEquals(AccessLog.Format.JSON, file.format());
+        assertEquals(Path.of("/tmp/access.log"), file.file());
+        assertThrows(IllegalArgumentException.class,
+                () -> ServiceConfig.from(new String[0], Map.of("FLECHE_ACCESS_LOG", "xml")));
+    }
+
+    @Test
+    void jsonAccessLogGoesToStandardOutput() throws Exception {
+        PrintStream original = System.out;
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
+        try {
+            URI base = start(Map.of("BIND_HOST", "127.0.0.1", "FLECHE_ACCESS_LOG", "json"));
+            HttpResponse<String> todos = http.send(HttpRequest.newBuilder(base.resolve("todos"))
+                    .header("X-Request-Id", "req-42").build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, todos.statusCode());
+            server.close(); // flushes the log
+            server = null;
+        } finally {
+            System.setOut(original);
+        }
+        String[] lines = captured.toString(StandardCharsets.UTF_8).split("\n");
+        assertEquals(1, lines.length, captured.toString(StandardCharsets.UTF_8));
+        assertTrue(lines[0].matches("\\{\"time\":\"[0-9T:.-]+Z\",\"remote\":\"127\\.0\\.0\\.1\",\"method\":\"GET\","
+                + "\"target\":\"/todos\",\"protocol\":\"HTTP/1\\.1\",\"status\":200,\"bytesIn\":0,"
+                + "\"bytesOut\":[0-9]+,\"durationMicros\":[0-9]+,\"connection\":1,\"requestId\":\"req-42\","
+                + "\"userAgent\":\"Java-http-client/[0-9.]+\"}"), lines[0]);
+    }
+
+    @Test
+    void metricsInPrometheusText() throws Exception {
+        URI base = start();
+        assertEquals(200, get(base.resolve("todos")).statusCode());
+        assertEquals(404, get(base.resolve("nothing")).statusCode());
+        HttpResponse<String> metrics = get(base.resolve("metrics"));
+        assertEquals(200, metrics.statusCode());
+        assertEquals("text/plain;charset=utf-8;version=0.0.4", // as Jersey writes the media type
+                metrics.headers().firstValue("Content-Type").orElseThrow());
+        Map<String, Double> samples = prometheus(metrics.body());
+        assertEquals(3.0, samples.get("fleche_requests_total"), samples.toString()); // the scrape's own included
+        assertEquals(1.0, samples.get("fleche_responses_total{status=\"2xx\"}"));
+        assertEquals(1.0, samples.get("fleche_responses_total{status=\"4xx\"}"));
+        assertEquals(0.0, samples.get("fleche_refusals_total{rule=\"HEADER_SECTION_TOO_LARGE\"}"));
+        assertEquals(1.0, samples.get("fleche_exchanges_in_flight"), "the scrape itself");
+        assertEquals(0.0, samples.get("fleche_requests_suspended"));
+        assertEquals(0.0, samples.get("fleche_accesslog_dropped_total"));
+        assertEquals(1.0, samples.get("fleche_connections_open"));
+        // Jersey records a request when it has finished it, just after the response left: the next scrape has it.
+        String todosTimer = "http_server_requests_seconds_count{exception=\"None\",method=\"GET\","
+                + "outcome=\"SUCCESS\",status=\"200\",uri=\"/todos\"}";
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!samples.containsKey(todosTimer) && System.nanoTime() - deadline < 0) {
+            samples = prometheus(get(base.resolve("metrics")).body());
+        }
+        assertEquals(1.0, samples.get(todosTimer), samples.keySet().toString());
+    }
+
+    /** Prometheus text format: {@code name{labels} value} per sample line; comments and blank lines skipped. */
+    private static Map<String, Double> prometheus(String text) {
+        Pattern sample = Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*(?:\\{[^}]*\\})?) (\\S+)$");
+        Map<String, Double> samples = new HashMap<>();
+        for (String line : text.split("\n")) {
+            if (line.startsWith("#") || line.isBlank()) {
+                continue;
+            }
+            Matcher m = sample.matcher(line);
+            assertTrue(m.matches(), "not a Prometheus sample line: " + line);
+            samples.put(m.group(1), Double.parseDouble(m.group(2)));
+        }
+        return samples;
     }
 }

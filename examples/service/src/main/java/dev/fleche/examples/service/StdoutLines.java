@@ -1,0 +1,54 @@
+package dev.fleche.examples.service;
+
+import java.io.PrintStream;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+
+/**
+ * Routes one {@code System.Logger} (java.util.logging underneath, the JDK's default) to standard output, each
+ * message as one line and nothing else — no timestamp or class prefix, so that JSON access-log lines stay JSON for
+ * the log collector reading the container's output.
+ */
+final class StdoutLines extends Handler {
+    /** Kept: java.util.logging holds its loggers weakly, and a collected one would lose this handler. */
+    private static Logger routed;
+
+    private final PrintStream out;
+
+    private StdoutLines(PrintStream out) {
+        this.out = out;
+    }
+
+    /** Sends the messages of logger {@code name} (INFO and above) to {@code System.out} (as it is now) only. */
+    static synchronized void route(String name) {
+        Logger logger = Logger.getLogger(name);
+        for (Handler handler : logger.getHandlers()) {
+            if (handler instanceof StdoutLines) {
+                logger.removeHandler(handler); // routed before (a restart in the same JVM): once is enough
+            }
+        }
+        logger.setUseParentHandlers(false);
+        logger.setLevel(Level.INFO);
+        logger.addHandler(new StdoutLines(System.out));
+        routed = logger;
+    }
+
+    @Override
+    public void publish(LogRecord record) {
+        if (isLoggable(record)) {
+            out.println(record.getMessage());
+        }
+    }
+
+    @Override
+    public void flush() {
+        out.flush();
+    }
+
+    @Override
+    public void close() {
+        flush();
+    }
+}

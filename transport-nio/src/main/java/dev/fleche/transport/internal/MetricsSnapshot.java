@@ -1,0 +1,91 @@
+package dev.fleche.transport.internal;
+
+import dev.fleche.transport.ServerMetrics;
+import dev.fleche.transport.http1.ProtocolRule;
+import dev.fleche.transport.internal.accesslog.AccessLogWriter;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Sums the reactors' {@link Counters} with the acceptor's and the access log's into one {@link ServerMetrics}.
+ * Reads the reactors' plain fields racily: a snapshot taken while the server runs is approximate.
+ */
+public final class MetricsSnapshot {
+    private static final ProtocolRule[] RULES = ProtocolRule.values();
+    private static final Refusal[] REFUSALS = Refusal.values();
+
+    private static final List<String> RULE_NAMES = ruleNames();
+
+    private MetricsSnapshot() {
+    }
+
+    /** Every rule name a refusal can be counted under: the parser's rules, then the transport's own. */
+    public static List<String> refusalRules() {
+        return RULE_NAMES;
+    }
+
+    private static List<String> ruleNames() {
+        List<String> names = new ArrayList<>();
+        for (ProtocolRule rule : RULES) {
+            names.add(rule.name());
+        }
+        for (Refusal refusal : REFUSALS) {
+            if (refusal != Refusal.HANDLER_FAILED && refusal != Refusal.INVALID_RESPONSE_HEAD) {
+                names.add(refusal.name()); // those two answer the handler's failure, not the request: not refusals
+            }
+        }
+        return List.copyOf(names);
+    }
+
+    /** The metrics of a server; any argument but {@code open} may be null (not started, no log). */
+    public static ServerMetrics of(Reactor[] reactors, int open, Acceptor acceptor, AccessLogWriter accessLog) {
+        long accepted = 0, closed = 0, requests = 0, bytesRead = 0, bytesWritten = 0, protocolErrors = 0;
+        long timeouts = 0, handlerErrors = 0, ended = 0;
+        long[] classes = new long[Counters.STATUS_CLASSES];
+        long[] rules = new long[RULES.length];
+        long[] refusals = new long[REFUSALS.length];
+        if (reactors != null) {
+            for (Reactor reactor : reactors) {
+                Counters c = reactor.counters();
+                accepted += c.accepted;
+                closed += c.closed;
+                requests += c.requests;
+                bytesRead += c.bytesRead;
+                bytesWritten += c.bytesWritten;
+                protocolErrors += c.protocolErrors;
+                timeouts += c.timeouts;
+                handlerErrors += c.handlerErrors;
+                ended += c.exchangesEnded;
+                add(classes, c.statusClasses);
+                add(rules, c.protocolRules);
+                add(refusals, c.refusals);
+            }
+        }
+        long overloaded = acceptor == null ? 0 : acceptor.refused();
+        refusals[Refusal.OVERLOADED.ordinal()] += overloaded;
+        classes[5] += overloaded;
+        Map<String, Long> byRule = new LinkedHashMap<>();
+        for (ProtocolRule rule : RULES) {
+            if (rules[rule.ordinal()] > 0) {
+                byRule.put(rule.name(), rules[rule.ordinal()]);
+            }
+        }
+        for (Refusal refusal : REFUSALS) {
+            if (refusals[refusal.ordinal()] > 0) {
+                byRule.put(refusal.name(), refusals[refusal.ordinal()]);
+            }
+        }
+        return new ServerMetrics(open, accepted, overloaded, closed, requests, bytesRead, bytesWritten,
+                protocolErrors, timeouts, handlerErrors, classes[1], classes[2], classes[3], classes[4], classes[5],
+                byRule, Math.max(0, requests - ended), accessLog == null ? 0 : accessLog.dropped());
+    }
+
+    private static void add(long[] sum, long[] values) {
+        for (int i = 0; i < values.length; i++) {
+            sum[i] += values[i];
+        }
+    }
+}
