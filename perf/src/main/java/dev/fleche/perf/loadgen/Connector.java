@@ -27,6 +27,10 @@ import java.util.concurrent.TimeUnit;
  *     +--------------------------------------------------------+ CLOSED/OPEN while sending: reopened at once
  *   otherwise: closed for good (IDLE/SSE: counted finished unless answered; LONG_POLL: counted failed)
  * </pre>
+ *
+ * With TLS every connect gets a new {@link TlsLink} (its handshake starts with the first write); with a
+ * connection per request, a connection whose response arrived is closed and queued for its next connect at once
+ * ({@link #recycle}).
  */
 final class Connector {
     private static final int MAX_CONNECT_FAILURES = 5;
@@ -38,10 +42,15 @@ final class Connector {
     private final InetSocketAddress target;
     private final ArrayDeque<Conn> toConnect = new ArrayDeque<>();
     private final int maxConnecting;
+    private final TlsClient tls;
+    private final TlsLink.Buffers tlsBuffers;
     private int connecting;
 
-    /** Queues every one of {@code conns} for its first connect; {@code worker} hears of each that connects. */
-    Connector(Worker worker, Engine engine, Stats stats, List<Conn> conns) {
+    /**
+     * Queues every one of {@code conns} for its first connect; {@code worker} hears of each that connects;
+     * {@code tlsBuffers} is the worker's ciphertext scratch space (unused without TLS).
+     */
+    Connector(Worker worker, Engine engine, Stats stats, List<Conn> conns, TlsLink.Buffers tlsBuffers) {
         LoadSpec spec = engine.spec();
         this.worker = worker;
         this.engine = engine;
@@ -49,6 +58,8 @@ final class Connector {
         this.mode = spec.mode();
         this.target = new InetSocketAddress(spec.host(), spec.port());
         this.maxConnecting = Math.max(16, 256 / spec.threads());
+        this.tls = engine.tlsClient();
+        this.tlsBuffers = tlsBuffers;
         toConnect.addAll(conns);
     }
 
@@ -76,6 +87,9 @@ final class Connector {
                     ch.bind(new InetSocketAddress(c.source, 0));
                 }
                 c.connectStartNanos = now;
+                if (tls != null) {
+                    c.tls = new TlsLink(tls.newEngine(), tlsBuffers);
+                }
                 if (ch.connect(target)) {
                     c.key = ch.register(selector, SelectionKey.OP_READ, c);
                     worker.connected(c, now);
@@ -137,10 +151,29 @@ final class Connector {
         }
     }
 
-    /** Cancels the key of {@code c} and closes its channel (its state is the caller's to reset). */
+    /**
+     * A connection per request: {@code c} got its response; closes it and queues its next connect, due now (while
+     * the engine has it send).
+     */
+    void recycle(Conn c, long now) {
+        close(c);
+        c.reset();
+        if (engine.sending()) {
+            c.retryAtNanos = now;
+            toConnect.add(c);
+        }
+    }
+
+    /**
+     * Cancels the key of {@code c} and closes its channel, TLS sending {@code close_notify} first when the socket
+     * takes it (its state is the caller's to reset).
+     */
     void close(Conn c) {
         if (c.key != null) {
             c.key.cancel();
+        }
+        if (c.tls != null && c.channel != null && c.channel.isConnected()) {
+            c.tls.close(c.channel);
         }
         if (c.channel != null) {
             try {

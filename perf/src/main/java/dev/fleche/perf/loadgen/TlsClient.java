@@ -1,0 +1,71 @@
+package dev.fleche.perf.loadgen;
+
+import javax.net.ssl.SNIHostName;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLEngine;
+import javax.net.ssl.SSLParameters;
+import javax.net.ssl.TrustManager;
+import javax.net.ssl.X509TrustManager;
+import java.security.GeneralSecurityException;
+import java.security.cert.X509Certificate;
+import java.util.List;
+
+/**
+ * The generator's TLS client side: one JDK {@link SSLContext} per run that trusts any server certificate (the
+ * benchmark's certificates are self-signed, generated for {@code localhost}), and a fresh {@link SSLEngine} per
+ * connection, in client mode, with SNI {@code localhost} and the JDK's default protocols and cipher suites.
+ *
+ * <p>{@link LoadSpec.Tls#RESUME}: engines are created for the peer {@code localhost:PORT}, so the JDK's client
+ * session cache offers the last session again (TLS 1.3 PSK from a session ticket, TLS 1.2 session id or ticket).
+ * {@link LoadSpec.Tls#FULL}: engines are created without a peer, which the JDK never resumes: every handshake is a
+ * full one. Either way {@link TlsLink} tells from the session which one happened.
+ */
+final class TlsClient {
+    /** The name the benchmark's certificates are for, sent as SNI. */
+    static final String SERVER_NAME = "localhost";
+
+    private final SSLContext context;
+    private final LoadSpec.Tls mode;
+    private final int port;
+
+    TlsClient(LoadSpec.Tls mode, int port) {
+        if (mode == LoadSpec.Tls.NONE) {
+            throw new IllegalArgumentException("no TLS");
+        }
+        this.mode = mode;
+        this.port = port;
+        try {
+            context = SSLContext.getInstance("TLS");
+            context.init(null, new TrustManager[] {new TrustAll()}, null);
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("the JDK has no TLS context", e);
+        }
+    }
+
+    /** A client engine for one new connection. */
+    SSLEngine newEngine() {
+        SSLEngine engine = mode == LoadSpec.Tls.RESUME ? context.createSSLEngine(SERVER_NAME, port)
+                : context.createSSLEngine();
+        engine.setUseClientMode(true);
+        SSLParameters p = engine.getSSLParameters();
+        p.setServerNames(List.of(new SNIHostName(SERVER_NAME)));
+        engine.setSSLParameters(p);
+        return engine;
+    }
+
+    /** Accepts every certificate: the benchmark measures servers, not certificate checks. */
+    private static final class TrustAll implements X509TrustManager {
+        @Override
+        public void checkClientTrusted(X509Certificate[] chain, String authType) {
+        }
+
+        @Override
+        public void checkServerTrusted(X509Certificate[] chain, String authType) {
+        }
+
+        @Override
+        public X509Certificate[] getAcceptedIssuers() {
+            return new X509Certificate[0];
+        }
+    }
+}
