@@ -4,7 +4,9 @@ import dev.fleche.jersey.FlecheHttpServer;
 import dev.fleche.jersey.FlecheHttpServerFactory;
 import dev.fleche.perf.app.BenchApplication;
 import dev.fleche.perf.app.BenchResource;
+import dev.fleche.perf.app.PeerTls;
 import dev.fleche.transport.ServerOptions;
+import dev.fleche.transport.TlsOptions;
 import org.glassfish.jersey.server.ResourceConfig;
 
 import java.net.URI;
@@ -15,7 +17,9 @@ import java.util.logging.Logger;
 /**
  * Benchmark target: the shared {@link BenchApplication} on Fleche's Jersey container.
  *
- * <p>Usage: {@code FlecheJerseyPeer PORT [--nonblocking] [HOST]}; prints {@code READY <port>} once listening.
+ * <p>Usage: {@code FlecheJerseyPeer PORT [--nonblocking] [HOST] [--tls KEYSTORE PASSWORD]}; prints
+ * {@code READY <port>} once listening. With {@code --tls} (see {@link PeerTls}) it serves HTTPS at an
+ * {@code https} base URI, the transport options carrying the key's {@code SSLContext} (TLS defaults otherwise).
  * With {@code --nonblocking} the application serves {@link NonBlockingBenchResource} in place of
  * {@link BenchResource} (the same methods, run on the reactor thread). Transport settings are the defaults but
  * for the accept backlog, 4096 as for every peer, and the request body limit (none, instead of 64 MiB, so that the
@@ -30,9 +34,12 @@ public final class FlecheJerseyPeer {
         int port = Integer.parseInt(args[0]);
         boolean nonBlocking = false;
         String host = "127.0.0.1";
+        PeerTls tls = PeerTls.fromArgs(args);
         for (int i = 1; i < args.length; i++) {
             if (args[i].equals("--nonblocking")) {
                 nonBlocking = true;
+            } else if (args[i].equals(PeerTls.OPTION)) {
+                i += 2; // KEYSTORE PASSWORD
             } else {
                 host = args[i];
             }
@@ -40,10 +47,13 @@ public final class FlecheJerseyPeer {
         BenchApplication app = nonBlocking ? new BenchApplication(NonBlockingBenchResource.class)
                 : new BenchApplication();
         ResourceConfig config = ResourceConfig.forApplication(app);
-        ServerOptions options = ServerOptions.builder().address(host, port).backlog(4096).maxBodyBytes(Long.MAX_VALUE)
-                .build();
+        ServerOptions.Builder options = ServerOptions.builder().address(host, port).backlog(4096)
+                .maxBodyBytes(Long.MAX_VALUE);
+        if (tls != null) {
+            options.tls(TlsOptions.builder(tls.serverContext()).build());
+        }
         FlecheHttpServer server = FlecheHttpServerFactory.createServer(
-                URI.create("http://" + host + ":" + port + "/"), config, options);
+                URI.create((tls != null ? "https://" : "http://") + host + ":" + port + "/"), config, options.build());
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             try {
                 server.stop(Duration.ofSeconds(2));
