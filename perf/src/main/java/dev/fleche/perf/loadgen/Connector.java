@@ -88,7 +88,7 @@ final class Connector {
                 }
                 c.connectStartNanos = now;
                 if (tls != null) {
-                    c.tls = new TlsLink(tls.newEngine(), tlsBuffers);
+                    c.tls = new TlsLink(tls.newEngine(c.index), tlsBuffers);
                 }
                 if (ch.connect(target)) {
                     c.key = ch.register(selector, SelectionKey.OP_READ, c);

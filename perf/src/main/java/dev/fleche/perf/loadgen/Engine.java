@@ -86,7 +86,7 @@ public final class Engine {
         this.hooks = hooks;
         this.server = new ServerControl(spec);
         this.tlsClient = spec.tls() == LoadSpec.Tls.NONE ? null
-                : new TlsClient(spec.tls(), spec.port());
+                : new TlsClient(spec.tls(), spec.port(), spec.connections());
     }
 
     /** Runs {@code spec} to its end. */

@@ -108,7 +108,7 @@ public final class Transfer {
                 ch.connect(new InetSocketAddress(host, port));
                 ch.configureBlocking(false);
                 if (tlsMode != LoadSpec.Tls.NONE) {
-                    tls = new TlsLink(new TlsClient(tlsMode, port).newEngine(), new TlsLink.Buffers());
+                    tls = new TlsLink(new TlsClient(tlsMode, port, 1).newEngine(0), new TlsLink.Buffers());
                 }
                 SelectionKey key = ch.register(selector, SelectionKey.OP_READ | SelectionKey.OP_WRITE);
                 String failure = loop(ch, key, selector);

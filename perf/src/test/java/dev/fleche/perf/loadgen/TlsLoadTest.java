@@ -104,6 +104,17 @@ class TlsLoadTest {
     }
 
     @Test
+    void concurrentConnectionsEachResumeTheirOwnSession() throws Exception {
+        int n = 8; // each slot is a client of its own: only its first handshake is full
+        LoadReport r = Engine.run(spec(tls13, LoadSpec.Tls.RESUME).connections(n).connectionPerRequest(true)
+                .warmup(Duration.ofMillis(200)).build());
+        assertEquals(0, r.errors(), r.format());
+        assertTrue(r.requests() >= 5 * n, r.format());
+        assertTrue(r.fullHandshakes() <= n, r.format());
+        assertTrue(r.resumedHandshakes() >= r.requests() - n, r.format());
+    }
+
+    @Test
     void withoutResumptionEveryHandshakeIsFull() throws Exception {
         LoadReport r = Engine.run(spec(tls13, LoadSpec.Tls.FULL).connections(2).connectionPerRequest(true).build());
         assertEquals(0, r.errors(), r.format());
