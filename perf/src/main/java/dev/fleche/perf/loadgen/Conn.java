@@ -19,6 +19,8 @@ final class Conn {
     SelectionKey key;
     /** TLS over {@link #channel} (null: plain HTTP); a new one for every connect. */
     TlsLink tls;
+    /** TLS: connected, handshake not finished (the {@link Connector} counts these). */
+    boolean handshaking;
     boolean connected;
     /** Requests sent on this connection, over its whole life (for the long-poll cycles and SSE). */
     int sent;

@@ -28,7 +28,10 @@ import java.util.concurrent.TimeUnit;
  *   otherwise: closed for good (IDLE/SSE: counted finished unless answered; LONG_POLL: counted failed)
  * </pre>
  *
- * With TLS every connect gets a new {@link TlsLink} (its handshake starts with the first write); with a
+ * With TLS every connect gets a new {@link TlsLink} (its handshake starts with the first write), and a connection
+ * counts as connecting until its handshake finished: at most {@code maxConnecting} handshakes are in progress, so
+ * that thousands of idle connections do not start thousands of handshakes at once (servers give up on a handshake
+ * after a timeout, typically 10 s); with a
  * connection per request, a connection whose response arrived is closed and queued for its next connect at once
  * ({@link #recycle}).
  */
@@ -45,6 +48,8 @@ final class Connector {
     private final TlsClient tls;
     private final TlsLink.Buffers tlsBuffers;
     private int connecting;
+    /** TLS: connections connected whose handshake has not finished (each has {@link Conn#handshaking} set). */
+    private int handshaking;
 
     /**
      * Queues every one of {@code conns} for its first connect; {@code worker} hears of each that connects;
@@ -65,7 +70,7 @@ final class Connector {
 
     /** When the next queued connect may start (nanoTime), or {@link Long#MAX_VALUE} when none may. */
     long nextConnectNanos() {
-        if (!toConnect.isEmpty() && connecting < maxConnecting) {
+        if (!toConnect.isEmpty() && connecting + handshaking < maxConnecting) {
             return toConnect.peek().retryAtNanos;
         }
         return Long.MAX_VALUE;
@@ -73,7 +78,8 @@ final class Connector {
 
     /** Starts the queued connects that are due, as long as fewer than {@code maxConnecting} are in progress. */
     void startConnects(Selector selector, long now) {
-        while (connecting < maxConnecting && !toConnect.isEmpty() && toConnect.peek().retryAtNanos <= now) {
+        while (connecting + handshaking < maxConnecting && !toConnect.isEmpty()
+                && toConnect.peek().retryAtNanos <= now) {
             Conn c = toConnect.poll();
             if (c.done || c.channel != null) {
                 continue;
@@ -92,6 +98,7 @@ final class Connector {
                 }
                 if (ch.connect(target)) {
                     c.key = ch.register(selector, SelectionKey.OP_READ, c);
+                    startHandshake(c);
                     worker.connected(c, now);
                 } else {
                     c.key = ch.register(selector, SelectionKey.OP_CONNECT, c);
@@ -108,10 +115,26 @@ final class Connector {
         connecting--;
         try {
             c.channel.finishConnect();
+            startHandshake(c);
             return true;
         } catch (IOException e) {
             connectFailed(c, now, e);
             return false;
+        }
+    }
+
+    private void startHandshake(Conn c) {
+        if (c.tls != null) {
+            c.handshaking = true;
+            handshaking++;
+        }
+    }
+
+    /** The TLS handshake of {@code c} finished (or {@code c} is being closed): it no longer counts as connecting. */
+    void handshakeEnded(Conn c) {
+        if (c.handshaking) {
+            c.handshaking = false;
+            handshaking--;
         }
     }
 
@@ -169,6 +192,7 @@ final class Connector {
      * takes it (its state is the caller's to reset).
      */
     void close(Conn c) {
+        handshakeEnded(c);
         if (c.key != null) {
             c.key.cancel();
         }

@@ -176,10 +176,16 @@ final class Worker extends Thread {
         }
     }
 
-    /** TLS: counts the handshake of {@code c} once it finished (CLOSED/OPEN: only while recording). */
+    /**
+     * TLS: once the handshake of {@code c} finished, tells the {@link Connector} and counts it (CLOSED/OPEN: only
+     * while recording).
+     */
     private void handshakeNews(Conn c) {
-        if (c.tls != null && c.tls.takeHandshakeNews()
-                && (mode != Mode.CLOSED && mode != Mode.OPEN || engine.recording())) {
+        if (c.tls == null || !c.tls.takeHandshakeNews()) {
+            return;
+        }
+        connector.handshakeEnded(c);
+        if (mode != Mode.CLOSED && mode != Mode.OPEN || engine.recording()) {
             stats.handshake(c.tls.resumed(), c.tls.describe());
         }
     }
