@@ -107,9 +107,9 @@ class TlsLoadTest {
     void concurrentConnectionsEachResumeTheirOwnSession() throws Exception {
         int n = 8; // each slot is a client of its own: only its first handshake is full
         LoadReport r = Engine.run(spec(tls13, LoadSpec.Tls.RESUME).connections(n).connectionPerRequest(true)
-                .warmup(Duration.ofMillis(200)).build());
+                .warmup(Duration.ofMillis(200)).duration(Duration.ofSeconds(1)).build());
         assertEquals(0, r.errors(), r.format());
-        assertTrue(r.requests() >= 5 * n, r.format());
+        assertTrue(r.requests() >= 2 * n, r.format()); // every slot reconnected at least once
         assertTrue(r.fullHandshakes() <= n, r.format());
         assertTrue(r.resumedHandshakes() >= r.requests() - n, r.format());
     }
