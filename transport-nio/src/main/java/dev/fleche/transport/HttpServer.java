@@ -83,7 +83,8 @@ public final class HttpServer implements AutoCloseable {
             }
             channel = server;
             reactors = loops;
-            acceptor = new Acceptor(server, loops, open, options.maxConnections(), options.errorRenderer());
+            acceptor = new Acceptor(server, loops, open, options.maxConnections(), options.errorRenderer(),
+                    options.tls() == null);
             acceptorThread = new Thread(acceptor, "fleche-acceptor-" + port);
             acceptorThread.start();
             started = true;

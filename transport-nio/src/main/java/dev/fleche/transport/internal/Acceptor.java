@@ -15,7 +15,9 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Accepts connections on a blocking server channel and hands each to the next reactor, round robin. Beyond
  * {@code maxConnections} a new connection gets the {@link Refusal#OVERLOADED} answer ({@code 503} with
- * {@code Retry-After}, encoded like every refusal) and is closed.
+ * {@code Retry-After}, encoded like every refusal) and is closed. On a TLS port it is closed without a byte: a
+ * client there expects a handshake, and plaintext in its place would read as a corrupt record; a refusal over TLS
+ * would cost the handshake the limit is there to spare.
  */
 public final class Acceptor implements Runnable {
 
@@ -26,6 +28,8 @@ public final class Acceptor implements Runnable {
     private final AtomicLong ids = new AtomicLong();
     private final AtomicLong refused = new AtomicLong();
     private final ErrorRenderer renderer;
+    /** Whether the port speaks plain HTTP (a refusal is written) or TLS (a refusal is a close). */
+    private final boolean plaintext;
     /** The acceptor's own encoder (its {@code Date} cache is per thread) and buffer, for refusals. */
     private final ResponseEncoder encoder = new ResponseEncoder();
     private final ByteSink refusal = new ByteSink(256);
@@ -33,8 +37,9 @@ public final class Acceptor implements Runnable {
     private int next;
 
     public Acceptor(ServerSocketChannel server, Reactor[] reactors, AtomicInteger open, int maxConnections,
-                    ErrorRenderer renderer) {
+                    ErrorRenderer renderer, boolean plaintext) {
         this.renderer = renderer;
+        this.plaintext = plaintext;
         this.server = server;
         this.reactors = reactors;
         this.open = open;
@@ -78,6 +83,10 @@ public final class Acceptor implements Runnable {
     }
 
     private void refuse(SocketChannel channel) {
+        if (!plaintext) {
+            closeQuietly(channel);
+            return;
+        }
         try {
             channel.configureBlocking(false);
             refusal.clear();
