@@ -90,7 +90,7 @@ public final class HttpServer implements AutoCloseable {
             channel = server;
             reactors = loops;
             acceptor = new Acceptor(server, loops, open, options.maxConnections(), options.errorRenderer(),
-                    accessLog);
+                    options.tls() == null, accessLog);
             acceptorThread = new Thread(acceptor, "fleche-acceptor-" + port);
             acceptorThread.start();
             started = true;

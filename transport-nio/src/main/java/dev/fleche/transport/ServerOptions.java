@@ -18,7 +18,7 @@ import java.util.function.LongSupplier;
  *       connections, task queue and timer</td></tr>
  *   <tr><td>{@code backlog}</td><td>1024</td><td>listen backlog</td></tr>
  *   <tr><td>{@code maxConnections}</td><td>16,000</td><td>open connections; beyond it new ones get
- *       {@code 503} and are closed</td></tr>
+ *       {@code 503} and are closed (with TLS: closed without a byte)</td></tr>
  *   <tr><td>{@code maxRequestLineBytes}</td><td>8 KiB</td><td>longer request line: {@code 414}</td></tr>
  *   <tr><td>{@code maxHeaderBytes}</td><td>16 KiB</td><td>larger header (or trailer) section: {@code 431}</td></tr>
  *   <tr><td>{@code maxHeaderCount}</td><td>100</td><td>more header fields: {@code 431}</td></tr>

@@ -224,6 +224,19 @@ class TlsServerTest {
     }
 
     @Test
+    void overloadOnTheTlsPortClosesWithoutPlaintext() throws Exception {
+        start(RawClient.loopback().maxConnections(1).tls(tls().build()).build(), TlsServerTest::describe);
+        try (SSLSocket first = connect(certificates.clientContext())) {
+            first.getOutputStream().write("GET / HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(ISO_8859_1));
+            assertTrue(readResponse(first.getInputStream()).startsWith("HTTP/1.1 200 "));
+            try (RawClient second = RawClient.connect(server)) { // over the limit: no 503 in clear, just the end
+                assertEquals("", second.readToEof());
+            }
+            assertEquals(1, server.metrics().refusedConnections());
+        }
+    }
+
+    @Test
     void garbageBeforeTheHandshakeClosesWithAnEvent() throws Exception {
         start(tls().build());
         try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), server.port())) {

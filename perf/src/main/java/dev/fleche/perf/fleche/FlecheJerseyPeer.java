@@ -6,8 +6,10 @@ import dev.fleche.jersey.FlecheMetrics;
 import dev.fleche.jersey.FlecheRequestIds;
 import dev.fleche.perf.app.BenchApplication;
 import dev.fleche.perf.app.BenchResource;
+import dev.fleche.perf.app.PeerTls;
 import dev.fleche.transport.AccessLog;
 import dev.fleche.transport.ServerOptions;
+import dev.fleche.transport.TlsOptions;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.glassfish.jersey.server.ResourceConfig;
@@ -23,9 +25,11 @@ import java.util.logging.Logger;
 /**
  * Benchmark target: the shared {@link BenchApplication} on Fleche's Jersey container.
  *
- * <p>Usage: {@code FlecheJerseyPeer PORT [--nonblocking] [--access-log] [--metrics] [--request-ids] [HOST]};
- * prints {@code READY <port>} once listening. With {@code --nonblocking} the application serves
- * {@link NonBlockingBenchResource} in place of {@link BenchResource} (the same methods, run on the reactor thread).
+ * <p>Usage: {@code FlecheJerseyPeer PORT [--nonblocking] [--access-log] [--metrics] [--request-ids] [HOST]
+ * [--tls KEYSTORE PASSWORD]}; prints {@code READY <port>} once listening. With {@code --tls} (see {@link PeerTls})
+ * it serves HTTPS at an {@code https} base URI, the transport options carrying the key's {@code SSLContext} (TLS
+ * defaults otherwise). With {@code --nonblocking} the application serves {@link NonBlockingBenchResource} in place
+ * of {@link BenchResource} (the same methods, run on the reactor thread).
  * The observability switches, for the cost run (each off by default, as in Fleche):
  * <ul>
  *   <li>{@code --access-log}: the transport's JSON access log to a file in the temporary directory
@@ -50,12 +54,14 @@ public final class FlecheJerseyPeer {
         boolean metrics = false;
         boolean requestIds = false;
         String host = "127.0.0.1";
+        PeerTls tls = PeerTls.fromArgs(args);
         for (int i = 1; i < args.length; i++) {
             switch (args[i]) {
                 case "--nonblocking" -> nonBlocking = true;
                 case "--access-log" -> accessLog = true;
                 case "--metrics" -> metrics = true;
                 case "--request-ids" -> requestIds = true;
+                case PeerTls.OPTION -> i += 2; // KEYSTORE PASSWORD
                 default -> host = args[i];
             }
         }
@@ -76,9 +82,11 @@ public final class FlecheJerseyPeer {
             builder.accessLog(AccessLog.builder().format(AccessLog.Format.JSON).file(logFile)
                     .maxFileBytes(256L * 1024 * 1024).keptFiles(1).build());
         }
-        ServerOptions options = builder.build();
+        if (tls != null) {
+            builder.tls(TlsOptions.builder(tls.serverContext()).build());
+        }
         FlecheHttpServer server = FlecheHttpServerFactory.createServer(
-                URI.create("http://" + host + ":" + port + "/"), config, options);
+                URI.create((tls != null ? "https://" : "http://") + host + ":" + port + "/"), config, builder.build());
         Path written = logFile;
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             try {

@@ -4,10 +4,13 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.fleche.perf.app.EventData;
 import dev.fleche.perf.app.Item;
 import dev.fleche.perf.app.Message;
+import dev.fleche.perf.app.PeerTls;
+import dev.fleche.perf.app.Peers;
 import dev.fleche.transport.HttpExchange;
 import dev.fleche.transport.HttpFields;
 import dev.fleche.transport.HttpServer;
 import dev.fleche.transport.ServerOptions;
+import dev.fleche.transport.TlsOptions;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -32,9 +35,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * took the request), {@code /upload} and {@code /download?bytes=N}. Everything runs on the reactor threads but the
  * uploads and downloads: their blocking reads and writes run on a thread of their own each (a cached pool).
  *
- * <p>Usage: {@code FlecheRawPeer PORT [HOST]}; prints {@code READY <port>} once listening. Settings: the
- * transport's defaults, but the accept backlog (4096) and the request body limit (none, instead of 64 MiB, so
- * that uploads larger than that are not refused).
+ * <p>Usage: {@code FlecheRawPeer PORT [HOST] [--tls KEYSTORE PASSWORD]}; prints {@code READY <port>} once
+ * listening. Settings: the transport's defaults, but the accept backlog (4096) and the request body limit (none,
+ * instead of 64 MiB, so that uploads larger than that are not refused). With {@code --tls} (see {@link PeerTls})
+ * it serves the same endpoints over HTTPS ({@code ServerOptions.tls}, the transport's TLS defaults).
  */
 public final class FlecheRawPeer {
     private static final byte[] HELLO = "Hello, World!".getBytes(StandardCharsets.UTF_8);
@@ -55,10 +59,15 @@ public final class FlecheRawPeer {
     }
 
     public static void main(String[] args) throws Exception {
-        int port = Integer.parseInt(args[0]);
-        String host = args.length > 1 ? args[1] : "127.0.0.1";
-        HttpServer server = HttpServer.create(ServerOptions.builder().address(host, port).backlog(4096)
-                .maxBodyBytes(Long.MAX_VALUE).build(), FlecheRawPeer::handle);
+        int port = Peers.port(args);
+        String host = Peers.host(args);
+        PeerTls tls = PeerTls.fromArgs(args);
+        ServerOptions.Builder options = ServerOptions.builder().address(host, port).backlog(4096)
+                .maxBodyBytes(Long.MAX_VALUE);
+        if (tls != null) {
+            options.tls(TlsOptions.builder(tls.serverContext()).build());
+        }
+        HttpServer server = HttpServer.create(options.build(), FlecheRawPeer::handle);
         server.start();
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             try {

@@ -1,5 +1,8 @@
 package dev.fleche.perf.harness;
 
+import dev.fleche.perf.loadgen.BlockingHttp;
+import dev.fleche.perf.loadgen.LoadSpec;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -41,6 +44,7 @@ public final class Bench {
     private final Results results;
     private final Path work;
     private final Proc proc;
+    private final Path jdkBin;
     private final boolean useWrk;
     private final Progress progress;
     private final Runs runs;
@@ -71,7 +75,7 @@ public final class Bench {
         String stamp = LocalDateTime.now().format(STAMP);
         this.work = o.root.resolve("perf/results/tmp/bench-" + stamp);
         Files.createDirectories(work);
-        Path jdkBin = Path.of(o.java).toAbsolutePath().getParent();
+        this.jdkBin = Path.of(o.java).toAbsolutePath().getParent();
         this.proc = new Proc(jdkBin);
         boolean wrk = Wrk.installed();
         if (o.generator.equals("wrk") && !wrk) {
@@ -116,14 +120,37 @@ public final class Bench {
 
     private static void list(Options o) {
         System.out.println("targets (name, features, command):");
-        Target.defaults().values().forEach(t -> System.out.printf(Locale.ROOT, "  %-18s %-40s %s%n", t.name(),
+        Target.defaults().values().forEach(t -> System.out.printf(Locale.ROOT, "  %-26s %-40s %s%n", t.name(),
                 String.join(",", new java.util.TreeSet<>(t.features())), t.command()));
         System.out.println("scenarios:");
         Scenario.all(o).values().forEach(s ->
-                System.out.printf(Locale.ROOT, "  %-12s %s%n", s.name(), s.title()));
+                System.out.printf(Locale.ROOT, "  %-22s %s%n", s.name(), s.title()));
+    }
+
+    /** What a JDK client negotiates with the HTTPS target at {@code port}, or why the handshake failed. */
+    private static String tlsSession(int port) {
+        try {
+            return BlockingHttp.tlsSession("127.0.0.1", port, Duration.ofSeconds(10));
+        } catch (IOException e) {
+            return "handshake failed: " + e;
+        }
+    }
+
+    /**
+     * Generates the key stores of the HTTPS variants selected (fresh ones every run, with the targets' keytool)
+     * into {@link TlsKeys#DIR}.
+     */
+    private void generateKeys() throws IOException, InterruptedException {
+        for (TlsKeys.KeyType key : TlsKeys.KeyType.values()) {
+            if (targets.stream().anyMatch(t -> t.tls() == key)) {
+                Path store = TlsKeys.generate(o.root.resolve(TlsKeys.DIR), key, jdkBin);
+                progress.log("key store " + key.label + ": " + store);
+            }
+        }
     }
 
     private int run() throws IOException, InterruptedException {
+        generateKeys();
         if (o.pin != null) {
             Proc.run(List.of("taskset", "-a", "-p", "-c", o.pin.substring(o.pin.indexOf(':') + 1),
                     Long.toString(ProcessHandle.current().pid())), 10);
@@ -158,6 +185,9 @@ public final class Bench {
                     return;
                 }
                 if (!results.checked(t.name())) {
+                    if (t.tls() != null) {
+                        results.tlsSession(t.name(), tlsSession(server.port));
+                    }
                     results.check(t.name(), Checks.run(t, server.port));
                     progress.log("  " + t.name() + " checks: " + results.checkSummary(t.name()));
                 }
@@ -198,7 +228,7 @@ public final class Bench {
         cmd.addAll(t.commandLine(o.java, flags, port));
         Path log = work.resolve(t.name() + "-r" + round + "-" + what + ".log");
         try {
-            Server s = Server.start(cmd, o.root, port, log, Duration.ofSeconds(o.smoke ? 60 : 90));
+            Server s = Server.start(cmd, o.root, port, log, Duration.ofSeconds(o.smoke ? 60 : 90), t.tls() != null);
             progress.log(String.format(Locale.ROOT, "  %s up in %.0f ms (pid %d, port %d)", t.name(),
                     s.startupMillis, s.pid(), port));
             if (flags.equals(o.flags) && selected.stream().anyMatch(x -> x.kind().equals("startup"))) {
@@ -253,7 +283,8 @@ public final class Bench {
     private Map<String, Object> run(int round, Target t, Scenario s, Server server)
             throws IOException, InterruptedException {
         return switch (s.kind()) {
-            case "closed" -> useWrk ? runs.wrk(round, t, s, server) : runs.loadgen(round, t, s, server);
+            case "closed" -> useWrk && s.tls() == LoadSpec.Tls.NONE ? runs.wrk(round, t, s, server)
+                    : runs.loadgen(round, t, s, server); // HTTPS: always the generator (consistent handshakes)
             case "open" -> runs.loadgen(round, t, s, server);
             case "longpoll" -> runs.longPoll(s, server);
             case "idle" -> runs.idle(s, server);
@@ -291,7 +322,8 @@ public final class Bench {
                     case "closed", "open" -> (long) Math.ceil(o.warmup + o.duration) + (o.gc ? 2 : 0);
                     case "longpoll" -> (o.smoke ? 1 : 8) + Runs.LONG_POLL_CYCLES * (s.connections() / 1000)
                             + (o.gc ? 3 : 0);
-                    case "idle" -> (o.smoke ? 1 : 8) + s.connections() / 1000 + (o.gc ? 3 : 0);
+                    case "idle" -> (o.smoke ? 1 : 8) + s.connections() / 1000 + (o.gc ? 3 : 0)
+                            + (s.tls() != LoadSpec.Tls.NONE ? s.connections() / 1000 : 0); // ~1,000 handshakes/s
                     case "sse" -> (o.smoke ? 1 : 8) + s.connections() / 1000 + (o.gc ? 3 : 0)
                             + (long) Math.ceil(o.warmup + o.duration);
                     case "transfer" -> (o.smoke ? 1 : 5) + o.transferBytes / (100L << 20); // at ~100 MiB/s

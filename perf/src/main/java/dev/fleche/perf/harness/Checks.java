@@ -25,6 +25,9 @@ final class Checks {
     }
 
     static Map<String, String> run(Target t, int port) {
+        if (t.tls() != null) {
+            return https(port);
+        }
         Map<String, String> r = new LinkedHashMap<>();
         check(r, "hello", () -> expect(get(port, "/hello"), 200, "text/plain", Scenario.HELLO_BODY));
         if (t.can(Target.JSON)) {
@@ -55,6 +58,20 @@ final class Checks {
         }
         check(r, "404", () -> {
             int status = get(port, "/no-such-path").status();
+            return status == 404 ? null : "status " + status + " for /no-such-path";
+        });
+        return r;
+    }
+
+    /** An HTTPS variant: {@code /hello}, a 100 KiB download and the 404, each over TLS. */
+    private static Map<String, String> https(int port) {
+        Map<String, String> r = new LinkedHashMap<>();
+        check(r, "https hello", () -> expect(BlockingHttp.get("127.0.0.1", port, "/hello", TIMEOUT, true), 200,
+                "text/plain", Scenario.HELLO_BODY));
+        check(r, "https download", () -> Transfer.download("127.0.0.1", port, "/download?bytes=" + TRANSFER_BYTES,
+                TRANSFER_BYTES, TIMEOUT, LoadSpec.Tls.RESUME).failure());
+        check(r, "https 404", () -> {
+            int status = BlockingHttp.get("127.0.0.1", port, "/no-such-path", TIMEOUT, true).status();
             return status == 404 ? null : "status " + status + " for /no-such-path";
         });
         return r;

@@ -94,8 +94,6 @@ final class HtmlReport {
         List<Column> cols = Results.columns(s);
         Column head = Results.headline(s);
         Column second = Results.secondary(s);
-        String best = r.best(s.name(), head.key(), head.better());
-        String bestSecond = second == null ? null : r.best(s.name(), second.key(), second.better());
         b.append("<table><tr><th>target</th>");
         cols.forEach(c -> b.append("<th>").append(esc(c.header())).append("</th>"));
         b.append("<th>").append(esc(head.header())).append(" ÷ best</th>");
@@ -113,17 +111,16 @@ final class HtmlReport {
             for (Column c : cols) {
                 b.append("<td>").append(Results.fmt(c.format(), r.aggregate(s.name(), t.name(), c.key()))).append("</td>");
             }
-            b.append("<td>").append(MarkdownReport.ratio(r, s, t, head, best)).append("</td>");
+            b.append("<td>").append(MarkdownReport.ratio(r, s, t, head)).append("</td>");
             if (second != null) {
-                b.append("<td>").append(MarkdownReport.ratio(r, s, t, second, bestSecond)).append("</td>");
+                b.append("<td>").append(MarkdownReport.ratio(r, s, t, second)).append("</td>");
             }
             b.append("<td>").append(rounds == 0 ? "<span class=\"bad\">failed</span>" : rounds).append("</td></tr>\n");
         }
         b.append("</table>\n");
-        if (best != null) {
-            b.append("<p class=\"meta\">Best peer: ").append(esc(best)).append(" (").append(esc(head.header()))
-                    .append(")").append(bestSecond != null ? ", " + esc(bestSecond) + " (" + esc(second.header()) + ")"
-                            : "").append(".</p>\n");
+        String best = MarkdownReport.bestPeers(r, s);
+        if (!best.isEmpty()) {
+            b.append("<p class=\"meta\">").append(esc(best)).append("</p>\n");
         }
     }
 

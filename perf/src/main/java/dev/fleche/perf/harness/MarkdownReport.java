@@ -26,6 +26,11 @@ final class MarkdownReport {
             b.append("\n## ").append(s.name()).append(": ").append(s.title()).append("\n\n");
             table(b, r, s);
         }
+        if (!r.tlsSessions.isEmpty()) {
+            b.append("\n## TLS sessions negotiated (JDK client, default protocols and cipher suites)\n\n");
+            r.tlsSessions.forEach((t, session) -> b.append("- ").append(t).append(": `").append(session)
+                    .append("`\n"));
+        }
         b.append("\n## Endpoint checks\n\n");
         for (Map.Entry<String, Map<String, String>> e : r.checks.entrySet()) {
             b.append("- ").append(e.getKey()).append(": ");
@@ -44,8 +49,6 @@ final class MarkdownReport {
         List<Column> cols = Results.columns(s);
         Column head = Results.headline(s);
         Column second = Results.secondary(s);
-        String best = r.best(s.name(), head.key(), head.better());
-        String bestSecond = second == null ? null : r.best(s.name(), second.key(), second.better());
         b.append("| target |");
         cols.forEach(c -> b.append(' ').append(c.header()).append(" |"));
         b.append(' ').append(head.header()).append(" ÷ best |");
@@ -74,22 +77,47 @@ final class MarkdownReport {
             for (Column c : cols) {
                 b.append(' ').append(Results.fmt(c.format(), r.aggregate(s.name(), t.name(), c.key()))).append(" |");
             }
-            b.append(' ').append(ratio(r, s, t, head, best)).append(" |");
+            b.append(' ').append(ratio(r, s, t, head)).append(" |");
             if (second != null) {
-                b.append(' ').append(ratio(r, s, t, second, bestSecond)).append(" |");
+                b.append(' ').append(ratio(r, s, t, second)).append(" |");
             }
             b.append(' ').append(rounds).append(" |\n");
         }
-        if (best != null) {
-            b.append("\nBest peer: ").append(best).append(" (").append(head.header()).append(')');
-            if (bestSecond != null) {
-                b.append(", ").append(bestSecond).append(" (").append(second.header()).append(')');
-            }
-            b.append(".\n");
+        String best = bestPeers(r, s);
+        if (!best.isEmpty()) {
+            b.append("\n").append(best).append('\n');
         }
     }
 
-    static String ratio(Results r, Scenario s, Target t, Column c, String best) {
+    /**
+     * "Best peer: NAME (column), NAME (column)." for the scenario, once per TLS key type among its targets (HTTPS
+     * figures are compared at equal key); empty when there is none.
+     */
+    static String bestPeers(Results r, Scenario s) {
+        Column head = Results.headline(s);
+        Column second = Results.secondary(s);
+        List<TlsKeys.KeyType> keys = r.targets.stream().filter(t -> t.can(s.feature())).map(Target::tls)
+                .distinct().toList();
+        StringBuilder b = new StringBuilder();
+        for (TlsKeys.KeyType key : keys) {
+            String best = r.best(s.name(), head.key(), head.better(), key);
+            if (best == null) {
+                continue;
+            }
+            String bestSecond = second == null ? null : r.best(s.name(), second.key(), second.better(), key);
+            b.append(b.length() > 0 ? " " : "").append("Best peer").append(key != null ? " (" + key.label + ")" : "")
+                    .append(": ").append(best).append(" (").append(head.header()).append(')');
+            if (bestSecond != null) {
+                b.append(", ").append(bestSecond).append(" (").append(second.header()).append(')');
+            }
+            b.append('.');
+        }
+        return b.toString();
+    }
+
+    /** The target's median of {@code c} over the best peer's with the same TLS key (empty when unknown). */
+    static String ratio(Results r, Scenario s, Target t, Column c) {
+        String best = r.best(s.name(), c.key(), c.better(), t.tls());
         if (best == null) {
             return "";
         }

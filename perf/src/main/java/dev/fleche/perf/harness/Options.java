@@ -19,11 +19,16 @@ final class Options {
     /** The heap of the upload/download servers (BENCHMARKS.md: 1 GiB through a resource with -Xmx64m). */
     static final String TRANSFER_HEAP = "-Xms64m -Xmx64m";
 
+    /** The HTTPS scenarios (issue 13's table), in report order. */
+    static final List<String> TLS_SCENARIOS = List.of("tls-hello", "tls-handshake-full", "tls-handshake-resumed",
+            "tls-download", "tls-idle");
+
     static final String USAGE = """
             usage: perf/bench.sh [options]        (runs dev.fleche.perf.harness.Bench after building what it needs)
 
               --suite NAME        full (default): every target; transport: Fleche's transport and the raw peers
-                                  (hello, pipeline, idle); rest: the JAX-RS targets, Riposte and Spring
+                                  (hello, pipeline, idle); rest: the JAX-RS targets, Riposte and Spring;
+                                  tls: the HTTPS variants (NAME-tls-ec, NAME-tls-rsa) x the tls-* scenarios
               --targets LIST      comma-separated target names (overrides the suite's); see --list
               --target NAME=CMD   add a target: CMD with PORT (JAVA and FLAGS are replaced); it gets every scenario;
                                   with --targets, name it there too
@@ -168,8 +173,13 @@ final class Options {
                 if (!smoke) {
                     t.remove("fleche-transport"); // fleche-raw serves the same hello with every other endpoint
                 } // the smoke covers every target it knows, this one too
-                s = List.of("hello", "json", "echo", "pipeline", "async-1000", "async-2000", "async-5000", "rate",
-                        "longpoll", "idle", "sse", "upload", "download", "startup");
+                s = new ArrayList<>(List.of("hello", "json", "echo", "pipeline", "async-1000", "async-2000",
+                        "async-5000", "rate", "longpoll", "idle", "sse", "upload", "download", "startup"));
+                s.addAll(TLS_SCENARIOS); // run by the HTTPS variants only
+            }
+            case "tls" -> {
+                t = known.values().stream().filter(x -> x.tls() != null).map(Target::name).toList();
+                s = TLS_SCENARIOS;
             }
             case "transport" -> {
                 t = List.of("fleche-transport", "fleche-raw", "microhttp", "netty", "vertx");
@@ -179,13 +189,13 @@ final class Options {
                 t = new ArrayList<>();
                 for (Target x : known.values()) {
                     if (!x.group().equals("transport") && !x.name().equals("fleche-raw")
-                            && !x.name().equals("fleche-transport")) {
+                            && !x.name().equals("fleche-transport") && x.tls() == null) {
                         t.add(x.name());
                     }
                 }
                 s = List.of("hello", "json", "echo", "async-1000", "async-5000", "longpoll", "startup");
             }
-            default -> throw new IllegalArgumentException("unknown suite: " + suite + " (full, transport, rest)");
+            default -> throw new IllegalArgumentException("unknown suite: " + suite + " (full, transport, rest, tls)");
         }
         if (targets == null) {
             targets = new ArrayList<>(t);

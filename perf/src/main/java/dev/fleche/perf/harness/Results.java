@@ -34,6 +34,8 @@ final class Results {
     final List<Map<String, Object>> rows = new ArrayList<>();
     final Map<String, Map<String, String>> checks = new LinkedHashMap<>();
     final List<String> problems = new ArrayList<>();
+    /** HTTPS targets: what the JDK client negotiated with each (recorded once, at its first start). */
+    final Map<String, String> tlsSessions = new LinkedHashMap<>();
     final Map<String, Object> meta = new LinkedHashMap<>();
 
     Results(Options o, String stamp, List<Target> targets, List<Scenario> scenarios, String wrkVersion, String jdk) {
@@ -92,6 +94,11 @@ final class Results {
         return bad == 0 ? "ok (" + String.join(", ", c.keySet()) + ")" : bad + " failed: " + c;
     }
 
+    /** What a handshake with the HTTPS target negotiated (protocol and cipher suite), or why it failed. */
+    void tlsSession(String target, String session) {
+        tlsSessions.put(target, session);
+    }
+
     void problem(String p) {
         problems.add(p);
     }
@@ -125,12 +132,16 @@ final class Results {
         return n % 2 == 1 ? v.get(n / 2) : (v.get(n / 2 - 1) + v.get(n / 2)) / 2;
     }
 
-    /** The best median of {@code key} among the peers (among all targets when none is a peer). */
-    String best(String scenario, String key, int better) {
-        boolean anyPeer = targets.stream().anyMatch(t -> !t.self() && aggregate(scenario, t.name(), key) != null);
+    /**
+     * The best median of {@code key} among the peers with the same TLS key as {@code tls} (null: plain HTTP), so
+     * that HTTPS figures are compared at equal key type (among all such targets when none is a peer).
+     */
+    String best(String scenario, String key, int better, TlsKeys.KeyType tls) {
+        List<Target> same = targets.stream().filter(t -> t.tls() == tls).toList();
+        boolean anyPeer = same.stream().anyMatch(t -> !t.self() && aggregate(scenario, t.name(), key) != null);
         String best = null;
         double bestValue = 0;
-        for (Target t : targets) {
+        for (Target t : same) {
             Double v = aggregate(scenario, t.name(), key);
             if (v == null || (anyPeer && t.self())) {
                 continue;
@@ -148,6 +159,10 @@ final class Results {
         switch (s.kind()) {
             case "closed" -> {
                 c.add(new Column("rps", "req/s", "%.0f", 1));
+                if (s.connectionPerRequest()) {
+                    c.add(new Column("fullHandshakesPerSec", "full handshakes/s", "%.0f", 0));
+                    c.add(new Column("resumedHandshakesPerSec", "resumed handshakes/s", "%.0f", 0));
+                }
                 if (s.idealRate() > 0) {
                     c.add(new Column("pctOfIdeal", "% of ideal", "%.0f", 1));
                 }
@@ -188,6 +203,9 @@ final class Results {
             }
             case "idle" -> {
                 c.add(new Column("open", "open", "%.0f", 0));
+                if (s.tls() != dev.fleche.perf.loadgen.LoadSpec.Tls.NONE) {
+                    c.add(new Column("fullHandshakes", "full handshakes", "%.0f", 0));
+                }
                 c.add(new Column("heapKbPerConn", "heap KB/conn", "%.2f", -1));
                 c.add(new Column("rssKbPerConn", "RSS KB/conn", "%.1f", -1));
                 c.add(new Column("heapBeforeMb", "heap before MB", "%.1f", 0));
@@ -289,6 +307,10 @@ final class Results {
             m.put("fleche", t.self());
             m.put("command", t.command());
             m.put("checks", checks.get(t.name()));
+            if (t.tls() != null) {
+                m.put("tlsKey", t.tls().label);
+                m.put("tlsSession", tlsSessions.get(t.name()));
+            }
             ts.add(m);
         }
         all.put("targets", ts);

@@ -98,7 +98,7 @@ final class Runs {
     void jitWarmup(int round, Target t, Scenario s, Server server, boolean useWrk)
             throws IOException, InterruptedException {
         progress.phase("JIT warm-up " + secs(o.jitWarmup) + " with " + s.name());
-        if (useWrk && s.kind().equals("closed")) {
+        if (useWrk && s.kind().equals("closed") && s.tls() == LoadSpec.Tls.NONE) {
             String url = "http://127.0.0.1:" + server.port + s.path();
             Wrk.run(work, t.name() + "-r" + round + "-jit-warmup", s, url, o.threads, (int) Math.ceil(o.jitWarmup),
                     o.pinClient());
@@ -164,6 +164,7 @@ final class Runs {
         }
         row.put("errors", r.errors());
         row.put("firstError", r.firstError());
+        handshakes(s, row, r);
         if (w[0] != null) {
             w[0].close(row, r.requests());
         }
@@ -244,6 +245,7 @@ final class Runs {
         row.put("stillOpen", r.stillOpen());
         row.put("errors", r.errors());
         row.put("firstError", r.firstError());
+        handshakes(s, row, r);
         return row;
     }
 
@@ -306,8 +308,8 @@ final class Runs {
         Map<String, Object> row = new LinkedHashMap<>();
         Window w = new Window(pid);
         Transfer.Result r = s.method().equals("POST")
-                ? Transfer.upload("127.0.0.1", server.port, s.path(), bytes, TRANSFER_STALL)
-                : Transfer.download("127.0.0.1", server.port, s.path(), bytes, TRANSFER_STALL);
+                ? Transfer.upload("127.0.0.1", server.port, s.path(), bytes, TRANSFER_STALL, s.tls())
+                : Transfer.download("127.0.0.1", server.port, s.path(), bytes, TRANSFER_STALL, s.tls());
         long cpu = w.close(row);
         List<String> failures = new ArrayList<>();
         if (r.failure() != null) {
@@ -334,9 +336,45 @@ final class Runs {
         return Files.readString(log, StandardCharsets.ISO_8859_1).contains("OutOfMemoryError");
     }
 
+    /**
+     * HTTPS scenarios: the handshakes counted (full and resumed, in all and per second of the window) and the
+     * session negotiated. A run whose handshakes are not what the scenario says (a resumed one in
+     * {@code tls-handshake-full}; in {@code tls-handshake-resumed} more full ones than connection slots, i.e. the
+     * server declined sessions offered: each slot's first handshake may be full) counts one error, with the
+     * reason: its handshakes/s would be mislabelled.
+     */
+    private static void handshakes(Scenario s, Map<String, Object> row, LoadReport r) {
+        if (s.tls() == LoadSpec.Tls.NONE) {
+            return;
+        }
+        row.put("tls", r.tlsSession());
+        row.put("fullHandshakes", r.fullHandshakes());
+        row.put("resumedHandshakes", r.resumedHandshakes());
+        if (!s.connectionPerRequest()) {
+            return;
+        }
+        row.put("fullHandshakesPerSec", r.fullHandshakesPerSecond());
+        row.put("resumedHandshakesPerSec", r.resumedHandshakesPerSecond());
+        long all = r.fullHandshakes() + r.resumedHandshakes();
+        String wrong = null;
+        if (s.tls() == LoadSpec.Tls.FULL && r.resumedHandshakes() > 0) {
+            wrong = r.resumedHandshakes() + " of " + all + " handshakes resumed where every one should be full";
+        } else if (s.tls() == LoadSpec.Tls.RESUME && r.fullHandshakes() > s.connections()) {
+            wrong = r.fullHandshakes() + " of " + all + " handshakes full for " + s.connections() + " clients, each "
+                    + "offering its session after its first: the server declined sessions";
+        }
+        if (wrong != null) {
+            row.put("errors", ((Number) row.get("errors")).longValue() + 1);
+            if (row.get("firstError") == null) {
+                row.put("firstError", wrong);
+            }
+        }
+    }
+
     private LoadSpec.Builder base(Scenario s, Server server) {
         LoadSpec.Builder b = LoadSpec.builder().host("127.0.0.1").port(server.port).method(s.method()).path(s.path())
-                .connections(s.connections()).expectBody(s.expectBody()).threads(o.threads);
+                .connections(s.connections()).expectBody(s.expectBody()).threads(o.threads).tls(s.tls())
+                .connectionPerRequest(s.connectionPerRequest());
         if (s.body() != null) {
             b.body(s.body()).contentType("application/json");
         }

@@ -1,5 +1,7 @@
 package dev.fleche.perf.harness;
 
+import dev.fleche.perf.loadgen.LoadSpec;
+
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -13,9 +15,20 @@ import java.util.Map;
  * @param feature the endpoint a target needs for it
  * @param connections connections (long-poll, idle, SSE: clients; transfer: 1)
  * @param depth requests in flight per connection (pipelining when &gt; 1)
+ * @param tls how the generator speaks to the target: plain HTTP, or HTTPS with or without session resumption
+ *            (the {@code tls-*} scenarios, run on the targets' HTTPS variants)
+ * @param connectionPerRequest closed loop: a new connection, hence a new TLS handshake, for every request
  */
 record Scenario(String name, String kind, String feature, String method, String path, String body,
-                String expectBody, int connections, int depth, String title) {
+                String expectBody, int connections, int depth, String title, LoadSpec.Tls tls,
+                boolean connectionPerRequest) {
+
+    /** A plain-HTTP scenario. */
+    Scenario(String name, String kind, String feature, String method, String path, String body, String expectBody,
+             int connections, int depth, String title) {
+        this(name, kind, feature, method, path, body, expectBody, connections, depth, title, LoadSpec.Tls.NONE,
+                false);
+    }
 
     static final String HELLO_BODY = "Hello, World!";
     static final String JSON_BODY = "{\"message\":\"Hello, World!\"}";
@@ -75,6 +88,21 @@ record Scenario(String name, String kind, String feature, String method, String 
         add(m, new Scenario("download", "transfer", Target.TRANSFER, "GET", "/download?bytes=" + o.transferBytes,
                 null, null, 1, 1, "GET /download of " + size + ", written as a stream; server with "
                         + Options.TRANSFER_HEAP));
+        int tc = smoke ? 10 : c; // smoke: cold JVMs do 100 concurrent handshakes too slowly for a 0.3 s window
+        add(m, new Scenario("tls-hello", "closed", Target.HTTPS, "GET", "/hello", null, HELLO_BODY, tc, 1,
+                "HTTPS: GET /hello, " + tc + " keep-alive connections", LoadSpec.Tls.RESUME, false));
+        add(m, new Scenario("tls-handshake-full", "closed", Target.HTTPS, "GET", "/hello", null, HELLO_BODY, tc, 1,
+                "HTTPS: GET /hello on a new connection each, " + tc + " at a time, every handshake full (no session "
+                        + "offered)", LoadSpec.Tls.FULL, true));
+        add(m, new Scenario("tls-handshake-resumed", "closed", Target.HTTPS, "GET", "/hello", null, HELLO_BODY, tc,
+                1, "HTTPS: GET /hello on a new connection each, " + tc + " at a time, the session resumed (TLS 1.3 "
+                        + "PSK / TLS 1.2)", LoadSpec.Tls.RESUME, true));
+        add(m, new Scenario("tls-download", "transfer", Target.HTTPS_TRANSFER, "GET", "/download?bytes="
+                + o.transferBytes, null, null, 1, 1, "HTTPS: GET /download of " + size + ", written as a stream; "
+                + "server with " + Options.TRANSFER_HEAP, LoadSpec.Tls.RESUME, false));
+        add(m, new Scenario("tls-idle", "idle", Target.HTTPS, "GET", "/hello", null, HELLO_BODY, o.idle, 1,
+                o.idle + " HTTPS keep-alive connections, each a full handshake and one GET /hello, then idle",
+                LoadSpec.Tls.FULL, false));
         add(m, new Scenario("startup", "startup", Target.HELLO, "GET", "/hello", null, HELLO_BODY, 1, 1,
                 "JVM start to the first 200 on GET /hello"));
         return m;

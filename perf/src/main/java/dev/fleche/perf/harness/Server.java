@@ -38,11 +38,12 @@ final class Server implements AutoCloseable {
     }
 
     /**
-     * Starts {@code command}; waits up to {@code timeout} for READY and a first 200 on {@code /hello}.
+     * Starts {@code command}; waits up to {@code timeout} for READY and a first 200 on {@code /hello} (over HTTPS
+     * when {@code tls}).
      *
      * @throws IOException when it does not come up (the log's tail is in the message)
      */
-    static Server start(List<String> command, Path root, int port, Path log, Duration timeout)
+    static Server start(List<String> command, Path root, int port, Path log, Duration timeout, boolean tls)
             throws IOException, InterruptedException {
         Files.createDirectories(log.getParent());
         Files.writeString(log, "$ " + String.join(" ", command) + "\n");
@@ -52,7 +53,8 @@ final class Server implements AutoCloseable {
         long deadline = t0 + timeout.toNanos();
         while (System.nanoTime() < deadline && p.isAlive()) {
             try { // probed even before READY: start-up is the time from the spawn to the first 200
-                BlockingHttp.Response r = BlockingHttp.get("127.0.0.1", port, "/hello", Duration.ofSeconds(2));
+                BlockingHttp.Response r = BlockingHttp.get("127.0.0.1", port, "/hello", Duration.ofSeconds(2),
+                        tls);
                 if (r.status() == 200) {
                     double ms = (System.nanoTime() - t0) / 1e6;
                     waitReady(p, log, deadline);

@@ -10,9 +10,17 @@ import java.util.Set;
  * java binary and the JVM flags, identical for every target, {@code PORT} by the port) and the scenarios it can
  * serve.
  *
+ * <p>HTTPS variants: every target that serves TLS has one per {@link TlsKeys.KeyType}, named
+ * {@code NAME-tls-ec} and {@code NAME-tls-rsa}: the same command followed by {@code --tls KEYSTORE PASSWORD}
+ * (the harness's generated stores, the same files for every target; see {@code dev.fleche.perf.app.PeerTls}).
+ * They have only the HTTPS features, so they run only the {@code tls-*} scenarios, and the plain targets none of
+ * those.
+ *
  * @param self whether this is one of Fleche's own targets (the others are the peers its ratios are taken against)
+ * @param tls the key of an HTTPS variant, null for plain HTTP
  */
-record Target(String name, String label, String group, String command, Set<String> features, boolean self) {
+record Target(String name, String label, String group, String command, Set<String> features, boolean self,
+              TlsKeys.KeyType tls) {
 
     /** Features: which endpoints a target has (a scenario needs one). */
     static final String HELLO = "hello";
@@ -23,12 +31,31 @@ record Target(String name, String label, String group, String command, Set<Strin
     static final String POLL = "poll";
     static final String SSE = "sse";
     static final String TRANSFER = "transfer";
+    /** HTTPS variants: {@code GET /hello} (keep-alive, a handshake per request, idle) and the download. */
+    static final String HTTPS = "https";
+    static final String HTTPS_TRANSFER = "https-transfer";
+
+    /** The targets that have HTTPS variants: Fleche's two and the five peers issue 13 compares over TLS. */
+    static final List<String> WITH_TLS = List.of("fleche-jersey", "fleche-raw", "netty", "vertx", "jersey-grizzly",
+            "jersey-jetty", "jersey-netty");
+    private static final Set<String> TLS_FEATURES = Set.of(HTTPS, HTTPS_TRANSFER);
 
     private static final Set<String> REST = Set.of(HELLO, JSON, ECHO, ASYNC, POLL, SSE, TRANSFER);
     private static final Set<String> TRANSPORT = Set.of(HELLO, JSON, ECHO, PIPELINE, ASYNC, POLL, SSE, TRANSFER);
 
+    /** A plain target without an HTTPS variant, or one with {@code --tls} in its command. */
+    Target(String name, String label, String group, String command, Set<String> features, boolean self) {
+        this(name, label, group, command, features, self, null);
+    }
+
     boolean can(String feature) {
         return features.contains(feature);
+    }
+
+    /** The HTTPS variant of this target with {@code key}. */
+    Target withTls(TlsKeys.KeyType key) {
+        return new Target(name + "-tls-" + key.id, label + ", HTTPS " + key.label, group, command + " "
+                + tlsArgs(key), TLS_FEATURES, self, key);
     }
 
     /** The command line for {@code port}. */
@@ -80,12 +107,22 @@ record Target(String name, String label, String group, String command, Set<Strin
         add(m, peer("vertx", "Vert.x 5.1", "transport", TRANSPORT));
         // No SSE and no transfers: microhttp reads whole requests and writes whole responses.
         add(m, peer("microhttp", "microhttp 0.11", "transport", Set.of(HELLO, JSON, ECHO, PIPELINE, ASYNC, POLL)));
+        for (TlsKeys.KeyType key : TlsKeys.KeyType.values()) {
+            for (String name : WITH_TLS) {
+                add(m, m.get(name).withTls(key));
+            }
+        }
         return m;
     }
 
     private static Target peer(String name, String label, String group, Set<String> features) {
         return new Target(name, label, group, "JAVA FLAGS -jar perf/peers/" + name + "/target/" + name + "-peer.jar PORT",
                 features, false);
+    }
+
+    /** The {@code --tls KEYSTORE PASSWORD} arguments of a key's store, relative to the repository root. */
+    private static String tlsArgs(TlsKeys.KeyType key) {
+        return "--tls " + TlsKeys.DIR + "/" + key.fileName() + " " + TlsKeys.PASSWORD;
     }
 
     private static void add(Map<String, Target> m, Target t) {

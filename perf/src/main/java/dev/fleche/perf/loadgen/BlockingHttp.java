@@ -11,11 +11,14 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import javax.net.ssl.SSLSession;
+import javax.net.ssl.SSLSocket;
 
 /**
  * A one-request blocking HTTP/1.1 client ({@code Connection: close}) for control requests and checks: the
  * long-poll broadcast, body verification, the start-up probe. Responses are read to the end of the connection,
- * at most {@link #MAX_RESPONSE} bytes.
+ * at most {@link #MAX_RESPONSE} bytes. Over HTTPS (the {@code tls} overloads) any certificate is trusted and
+ * SNI is {@code localhost}, as in the generator.
  */
 public final class BlockingHttp {
     static final int MAX_RESPONSE = 4 * 1024 * 1024;
@@ -39,6 +42,40 @@ public final class BlockingHttp {
         return exchange(host, port, "GET", path, null, null, timeout);
     }
 
+    /** {@code GET path}, over HTTPS when {@code tls}. */
+    public static Response get(String host, int port, String path, Duration timeout, boolean tls) throws IOException {
+        return exchange(host, port, "GET", path, null, null, timeout, tls);
+    }
+
+    /**
+     * One TLS handshake with {@code host:port} (nothing sent after it); returns what was negotiated, e.g.
+     * {@code TLSv1.3 TLS_AES_256_GCM_SHA384}.
+     */
+    public static String tlsSession(String host, int port, Duration timeout) throws IOException {
+        try (SSLSocket socket = tlsSocket(host, port, timeout)) {
+            socket.startHandshake();
+            SSLSession s = socket.getSession();
+            return s.getProtocol() + " " + s.getCipherSuite();
+        }
+    }
+
+    private static SSLSocket tlsSocket(String host, int port, Duration timeout) throws IOException {
+        int millis = (int) Math.min(Integer.MAX_VALUE, Math.max(1, timeout.toMillis()));
+        Socket plain = new Socket();
+        try {
+            plain.connect(new InetSocketAddress(host, port), millis);
+            plain.setSoTimeout(millis);
+            plain.setTcpNoDelay(true);
+            SSLSocket socket = (SSLSocket) TlsClient.trustingContext().getSocketFactory()
+                    .createSocket(plain, TlsClient.SERVER_NAME, port, true);
+            socket.setUseClientMode(true);
+            return socket;
+        } catch (IOException | RuntimeException e) {
+            plain.close();
+            throw e;
+        }
+    }
+
     /**
      * Sends one request and reads the whole response.
      *
@@ -47,11 +84,19 @@ public final class BlockingHttp {
      */
     public static Response exchange(String host, int port, String method, String path, byte[] body,
                                     String contentType, Duration timeout) throws IOException {
+        return exchange(host, port, method, path, body, contentType, timeout, false);
+    }
+
+    /** {@link #exchange(String, int, String, String, byte[], String, Duration)}, over HTTPS when {@code tls}. */
+    public static Response exchange(String host, int port, String method, String path, byte[] body,
+                                    String contentType, Duration timeout, boolean tls) throws IOException {
         int millis = (int) Math.min(Integer.MAX_VALUE, Math.max(1, timeout.toMillis()));
-        try (Socket socket = new Socket()) {
-            socket.connect(new InetSocketAddress(host, port), millis);
-            socket.setSoTimeout(millis);
-            socket.setTcpNoDelay(true);
+        try (Socket socket = tls ? tlsSocket(host, port, timeout) : new Socket()) {
+            if (!tls) {
+                socket.connect(new InetSocketAddress(host, port), millis);
+                socket.setSoTimeout(millis);
+                socket.setTcpNoDelay(true);
+            }
             StringBuilder head = new StringBuilder(128).append(method).append(' ').append(path)
                     .append(" HTTP/1.1\r\nHost: ").append(host).append(':').append(port)
                     .append("\r\nConnection: close\r\n");

@@ -17,6 +17,10 @@ final class Conn {
     final ResponseParser parser;
     SocketChannel channel;
     SelectionKey key;
+    /** TLS over {@link #channel} (null: plain HTTP); a new one for every connect. */
+    TlsLink tls;
+    /** TLS: connected, handshake not finished (the {@link Connector} counts these). */
+    boolean handshaking;
     boolean connected;
     /** Requests sent on this connection, over its whole life (for the long-poll cycles and SSE). */
     int sent;
@@ -92,20 +96,38 @@ final class Conn {
         return lastActual;
     }
 
-    /** Writes what is queued; returns true when everything went out (else OP_WRITE is needed). */
+    /**
+     * Writes what is queued (through TLS when on); returns true when nothing more can go out for now (else
+     * OP_WRITE is needed).
+     */
     boolean flush() throws IOException {
-        if (out.position() == 0) {
+        if (out.position() == 0 && (tls == null || !tls.hasHeldOutput())) {
             return true;
         }
         out.flip();
-        channel.write(out);
-        boolean all = !out.hasRemaining();
+        boolean all;
+        if (tls != null) {
+            all = tls.write(channel, out);
+        } else {
+            channel.write(out);
+            all = !out.hasRemaining();
+        }
         out.compact();
         return all;
     }
 
+    /** Reads response bytes into {@code dst} (decrypted when TLS is on); -1 at the end of the connection. */
+    int read(ByteBuffer dst) throws IOException {
+        return tls == null ? channel.read(dst) : tls.read(channel, dst);
+    }
+
+    /** TLS: whether records already read wait to be decrypted (read again before waiting for the socket). */
+    boolean moreBuffered() {
+        return tls != null && tls.moreBuffered();
+    }
+
     boolean hasPendingOutput() {
-        return out.position() > 0;
+        return out.position() > 0 || tls != null && tls.hasHeldOutput();
     }
 
     void addBacklog(long due) {
@@ -141,6 +163,7 @@ final class Conn {
         connected = false;
         channel = null;
         key = null;
+        tls = null;
         return lost;
     }
 }

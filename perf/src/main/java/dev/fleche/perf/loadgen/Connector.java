@@ -27,6 +27,13 @@ import java.util.concurrent.TimeUnit;
  *     +--------------------------------------------------------+ CLOSED/OPEN while sending: reopened at once
  *   otherwise: closed for good (IDLE/SSE: counted finished unless answered; LONG_POLL: counted failed)
  * </pre>
+ *
+ * With TLS every connect gets a new {@link TlsLink} (its handshake starts with the first write), and a connection
+ * counts as connecting until its handshake finished: at most {@code maxConnecting} handshakes are in progress, so
+ * that thousands of idle connections do not start thousands of handshakes at once (servers give up on a handshake
+ * after a timeout, typically 10 s); with a
+ * connection per request, a connection whose response arrived is closed and queued for its next connect at once
+ * ({@link #recycle}).
  */
 final class Connector {
     private static final int MAX_CONNECT_FAILURES = 5;
@@ -38,10 +45,17 @@ final class Connector {
     private final InetSocketAddress target;
     private final ArrayDeque<Conn> toConnect = new ArrayDeque<>();
     private final int maxConnecting;
+    private final TlsClient tls;
+    private final TlsLink.Buffers tlsBuffers;
     private int connecting;
+    /** TLS: connections connected whose handshake has not finished (each has {@link Conn#handshaking} set). */
+    private int handshaking;
 
-    /** Queues every one of {@code conns} for its first connect; {@code worker} hears of each that connects. */
-    Connector(Worker worker, Engine engine, Stats stats, List<Conn> conns) {
+    /**
+     * Queues every one of {@code conns} for its first connect; {@code worker} hears of each that connects;
+     * {@code tlsBuffers} is the worker's ciphertext scratch space (unused without TLS).
+     */
+    Connector(Worker worker, Engine engine, Stats stats, List<Conn> conns, TlsLink.Buffers tlsBuffers) {
         LoadSpec spec = engine.spec();
         this.worker = worker;
         this.engine = engine;
@@ -49,12 +63,14 @@ final class Connector {
         this.mode = spec.mode();
         this.target = new InetSocketAddress(spec.host(), spec.port());
         this.maxConnecting = Math.max(16, 256 / spec.threads());
+        this.tls = engine.tlsClient();
+        this.tlsBuffers = tlsBuffers;
         toConnect.addAll(conns);
     }
 
     /** When the next queued connect may start (nanoTime), or {@link Long#MAX_VALUE} when none may. */
     long nextConnectNanos() {
-        if (!toConnect.isEmpty() && connecting < maxConnecting) {
+        if (!toConnect.isEmpty() && connecting + handshaking < maxConnecting) {
             return toConnect.peek().retryAtNanos;
         }
         return Long.MAX_VALUE;
@@ -62,7 +78,8 @@ final class Connector {
 
     /** Starts the queued connects that are due, as long as fewer than {@code maxConnecting} are in progress. */
     void startConnects(Selector selector, long now) {
-        while (connecting < maxConnecting && !toConnect.isEmpty() && toConnect.peek().retryAtNanos <= now) {
+        while (connecting + handshaking < maxConnecting && !toConnect.isEmpty()
+                && toConnect.peek().retryAtNanos <= now) {
             Conn c = toConnect.poll();
             if (c.done || c.channel != null) {
                 continue;
@@ -76,8 +93,12 @@ final class Connector {
                     ch.bind(new InetSocketAddress(c.source, 0));
                 }
                 c.connectStartNanos = now;
+                if (tls != null) {
+                    c.tls = new TlsLink(tls.newEngine(c.index), tlsBuffers);
+                }
                 if (ch.connect(target)) {
                     c.key = ch.register(selector, SelectionKey.OP_READ, c);
+                    startHandshake(c);
                     worker.connected(c, now);
                 } else {
                     c.key = ch.register(selector, SelectionKey.OP_CONNECT, c);
@@ -94,10 +115,26 @@ final class Connector {
         connecting--;
         try {
             c.channel.finishConnect();
+            startHandshake(c);
             return true;
         } catch (IOException e) {
             connectFailed(c, now, e);
             return false;
+        }
+    }
+
+    private void startHandshake(Conn c) {
+        if (c.tls != null) {
+            c.handshaking = true;
+            handshaking++;
+        }
+    }
+
+    /** The TLS handshake of {@code c} finished (or {@code c} is being closed): it no longer counts as connecting. */
+    void handshakeEnded(Conn c) {
+        if (c.handshaking) {
+            c.handshaking = false;
+            handshaking--;
         }
     }
 
@@ -137,10 +174,30 @@ final class Connector {
         }
     }
 
-    /** Cancels the key of {@code c} and closes its channel (its state is the caller's to reset). */
+    /**
+     * A connection per request: {@code c} got its response; closes it and queues its next connect, due now (while
+     * the engine has it send).
+     */
+    void recycle(Conn c, long now) {
+        close(c);
+        c.reset();
+        if (engine.sending()) {
+            c.retryAtNanos = now;
+            toConnect.add(c);
+        }
+    }
+
+    /**
+     * Cancels the key of {@code c} and closes its channel, TLS sending {@code close_notify} first when the socket
+     * takes it (its state is the caller's to reset).
+     */
     void close(Conn c) {
+        handshakeEnded(c);
         if (c.key != null) {
             c.key.cancel();
+        }
+        if (c.tls != null && c.channel != null && c.channel.isConnected()) {
+            c.tls.close(c.channel);
         }
         if (c.channel != null) {
             try {

@@ -66,6 +66,7 @@ public final class Engine {
     private final LoadSpec spec;
     private final Hooks hooks;
     private final ServerControl server;
+    private final TlsClient tlsClient;
     private final List<Worker> workers = new ArrayList<>();
     private volatile boolean stopped;
     private volatile boolean sending = true;
@@ -84,6 +85,8 @@ public final class Engine {
         this.spec = spec;
         this.hooks = hooks;
         this.server = new ServerControl(spec);
+        this.tlsClient = spec.tls() == LoadSpec.Tls.NONE ? null
+                : new TlsClient(spec.tls(), spec.port(), spec.connections());
     }
 
     /** Runs {@code spec} to its end. */
@@ -97,6 +100,8 @@ public final class Engine {
     }
 
     LoadSpec spec() { return spec; }
+    /** The run's TLS client side, null for plain HTTP. */
+    TlsClient tlsClient() { return tlsClient; }
     boolean stopped() { return stopped; }
     boolean sending() { return sending; }
     boolean recording() { return recording; }
@@ -327,6 +332,11 @@ public final class Engine {
             s.reconnects += t.reconnects;
             s.closedByServer += t.closedByServer;
             s.events += t.events;
+            s.fullHandshakes += t.fullHandshakes;
+            s.resumedHandshakes += t.resumedHandshakes;
+            if (s.tlsSession == null) {
+                s.tlsSession = t.tlsSession;
+            }
             if (firstError == null) {
                 firstError = t.firstError;
             }
@@ -346,6 +356,7 @@ public final class Engine {
         }
         return new LoadReport(spec.describe(), spec.mode(), s.requests, seconds, s.statusErrors, s.bodyErrors,
                 s.socketErrors, s.timeouts, s.connectErrors, s.dropped, s.reconnects, s.closedByServer, opened,
-                stillOpen, s.events, incomplete, resumed, resumeAll, latency, service, firstError);
+                stillOpen, s.events, incomplete, resumed, resumeAll, s.fullHandshakes, s.resumedHandshakes,
+                s.tlsSession, latency, service, firstError);
     }
 }

@@ -27,7 +27,7 @@ public final class LoadGen {
     }
 
     private static final String USAGE = """
-            usage: LoadGen [options] http://HOST:PORT/PATH
+            usage: LoadGen [options] http://HOST:PORT/PATH   (or https://: TLS, any certificate trusted, SNI localhost)
 
               --mode M            closed (default), open, long-poll, sse, idle
               -c, --connections N connections (default 100; thousands spread over 127.0.0.x source addresses)
@@ -50,6 +50,8 @@ public final class LoadGen {
                                   interval, for -w then -d seconds; every event must carry the next number and
                                   its send time (<n> <µs since the epoch>); the lateness of the -d ones is measured
               --hold S            idle: seconds to hold the connections (default: until a line on stdin)
+              --no-resume         https: never resume a TLS session (every handshake full; default: resume)
+              --connection-per-request  closed loop: a new connection (and handshake) for every request
               --hlog FILE         write an HdrHistogram interval log (latency in ns)
               --json              also print the figures as one JSON line starting with RESULT
             """;
@@ -57,6 +59,7 @@ public final class LoadGen {
     public static void main(String[] args) throws Exception {
         LoadSpec spec;
         boolean json = false;
+        boolean noResume = false;
         try {
             LoadSpec.Builder b = LoadSpec.builder();
             String url = null;
@@ -99,6 +102,8 @@ public final class LoadGen {
                     case "--hold" -> b.hold(seconds(args[++i]));
                     case "--hlog" -> b.hlog(Path.of(args[++i]));
                     case "--json" -> json = true;
+                    case "--no-resume" -> noResume = true;
+                    case "--connection-per-request" -> b.connectionPerRequest(true);
                     default -> {
                         if (a.startsWith("-") || url != null) {
                             throw new IllegalArgumentException("unknown argument: " + a);
@@ -111,11 +116,13 @@ public final class LoadGen {
                 throw new IllegalArgumentException("no URL");
             }
             URI uri = URI.create(url);
-            if (!"http".equals(uri.getScheme()) || uri.getHost() == null) {
-                throw new IllegalArgumentException("want http://HOST:PORT/PATH, got " + url);
+            boolean https = "https".equals(uri.getScheme());
+            if (!https && !"http".equals(uri.getScheme()) || uri.getHost() == null) {
+                throw new IllegalArgumentException("want http(s)://HOST:PORT/PATH, got " + url);
             }
+            b.tls(!https ? LoadSpec.Tls.NONE : noResume ? LoadSpec.Tls.FULL : LoadSpec.Tls.RESUME);
             String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
-            b.host(uri.getHost()).port(uri.getPort() < 0 ? 80 : uri.getPort())
+            b.host(uri.getHost()).port(uri.getPort() < 0 ? (https ? 443 : 80) : uri.getPort())
                     .path(uri.getRawQuery() == null ? path : path + "?" + uri.getRawQuery());
             if (hasBody) {
                 b.contentType(contentType != null ? contentType : "application/json");

@@ -18,6 +18,10 @@ import java.util.Map;
  * @param incomplete SSE: events that never arrived (warm-up's and window's); LONG_POLL: polls never resumed
  * @param resumed LONG_POLL: the count the broadcast answered, summed over cycles
  * @param resumeAllMillis LONG_POLL: the longest time from a broadcast to the last poll it resumed
+ * @param fullHandshakes TLS: full handshakes that finished (CLOSED/OPEN: in the recorded window)
+ * @param resumedHandshakes TLS: handshakes that resumed an earlier session (same window)
+ * @param tlsSession TLS: the protocol and cipher suite negotiated first, e.g. {@code TLSv1.3 TLS_AES_256_GCM_SHA384};
+ *                   null without TLS
  * @param latency latency from when each request was due (coordinated-omission corrected in the open loop); SSE:
  *                how late each measured event arrived, from the send time it carries
  * @param service latency from when each request went out (equal to {@code latency} except in the open loop)
@@ -26,7 +30,7 @@ public record LoadReport(String description, LoadSpec.Mode mode, long requests, 
                          long statusErrors, long bodyErrors, long socketErrors, long timeouts, long connectErrors,
                          long dropped, long reconnects, long closedByServer, int opened, int stillOpen,
                          long events, long incomplete, long resumed, double resumeAllMillis,
-                         Histogram latency, Histogram service, String firstError) {
+                         long fullHandshakes, long resumedHandshakes, String tlsSession, Histogram latency, Histogram service, String firstError) {
 
     /** Errors of every kind. */
     public long errors() {
@@ -36,6 +40,16 @@ public record LoadReport(String description, LoadSpec.Mode mode, long requests, 
     /** Responses per second over the recorded window. */
     public double throughput() {
         return seconds > 0 ? requests / seconds : 0;
+    }
+
+    /** TLS: full handshakes per second of the recorded window. */
+    public double fullHandshakesPerSecond() {
+        return seconds > 0 ? fullHandshakes / seconds : 0;
+    }
+
+    /** TLS: resumed handshakes per second of the recorded window. */
+    public double resumedHandshakesPerSecond() {
+        return seconds > 0 ? resumedHandshakes / seconds : 0;
     }
 
     /** SSE: events per second of the measured window. */
@@ -84,6 +98,11 @@ public record LoadReport(String description, LoadSpec.Mode mode, long requests, 
         m.put("incomplete", incomplete);
         m.put("resumed", resumed);
         m.put("resumeAllMs", round(resumeAllMillis));
+        if (tlsSession != null) {
+            m.put("tls", tlsSession);
+            m.put("fullHandshakes", fullHandshakes);
+            m.put("resumedHandshakes", resumedHandshakes);
+        }
         Map<String, Object> lat = new LinkedHashMap<>();
         lat.put("p50", round(latencyMillis(50)));
         lat.put("p90", round(latencyMillis(90)));
@@ -124,6 +143,11 @@ public record LoadReport(String description, LoadSpec.Mode mode, long requests, 
                     requests, events, seconds, eventsPerSecond(), incomplete));
             case IDLE -> b.append(String.format(Locale.ROOT,
                     "  %d connections opened with a good response; %d still open at the end%n", opened, stillOpen));
+        }
+        if (tlsSession != null) {
+            b.append(String.format(Locale.ROOT, "  TLS %s: %d full handshakes (%.1f/s), %d resumed (%.1f/s)%n",
+                    tlsSession, fullHandshakes, fullHandshakesPerSecond(), resumedHandshakes,
+                    resumedHandshakesPerSecond()));
         }
         b.append(String.format(Locale.ROOT,
                 "  errors %d (status %d, body %d, socket %d, timeout %d, connect %d, dropped %d, incomplete %d); "

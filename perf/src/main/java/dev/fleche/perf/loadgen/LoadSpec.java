@@ -27,12 +27,27 @@ import java.util.Objects;
  *   <tr><td>interval</td><td>1 s</td><td>SSE: between two broadcasts</td></tr>
  *   <tr><td>hold</td><td>0 s</td><td>IDLE: how long to hold the connections open (CLI: 0 = until a line on stdin)</td></tr>
  *   <tr><td>hlog</td><td>none</td><td>HdrHistogram interval log written during the recorded load</td></tr>
+ *   <tr><td>tls</td><td>NONE</td><td>{@link Tls}: plain HTTP, or HTTPS with or without session resumption</td></tr>
+ *   <tr><td>connectionPerRequest</td><td>false</td><td>CLOSED: every request on a new connection
+ *       ({@code Connection: close}; the client closes once the response arrived and connects again at once);
+ *       latency counts from the connect</td></tr>
  * </table>
  */
 public record LoadSpec(Mode mode, String host, int port, String method, String path, byte[] body,
                        String contentType, int connections, int depth, double rate, Duration warmup,
                        Duration duration, int threads, int expectStatus, byte[] expectBody, Duration timeout,
-                       int perAddress, int cycles, Duration interval, Duration hold, Path hlog) {
+                       int perAddress, int cycles, Duration interval, Duration hold, Path hlog, Tls tls,
+                       boolean connectionPerRequest) {
+
+    /** Whether the generator speaks TLS, and whether it resumes sessions (see {@code TlsClient}). */
+    public enum Tls {
+        /** Plain HTTP. */
+        NONE,
+        /** HTTPS; the client keeps sessions and resumes them on later connections (TLS 1.3 PSK, TLS 1.2). */
+        RESUME,
+        /** HTTPS; no session is ever offered again: every handshake is a full one. */
+        FULL
+    }
 
     /** What the generator does with its connections. */
     public enum Mode {
@@ -54,6 +69,13 @@ public record LoadSpec(Mode mode, String host, int port, String method, String p
     public LoadSpec {
         Objects.requireNonNull(mode, "mode");
         Objects.requireNonNull(host, "host");
+        Objects.requireNonNull(tls, "tls");
+        if (connectionPerRequest && (mode != Mode.CLOSED || depth != 1)) {
+            throw new IllegalArgumentException("a connection per request is for the closed loop, depth 1");
+        }
+        if (tls != Tls.NONE && (mode == Mode.LONG_POLL || mode == Mode.SSE)) {
+            throw new IllegalArgumentException(mode + " runs over plain HTTP only (its control requests are plain)");
+        }
         if (port < 1 || port > 65535) {
             throw new IllegalArgumentException("port must be 1..65535, was " + port);
         }
@@ -94,7 +116,8 @@ public record LoadSpec(Mode mode, String host, int port, String method, String p
         b.contentType = contentType; b.connections = connections; b.depth = depth; b.rate = rate;
         b.warmup = warmup; b.duration = duration; b.threads = threads; b.expectStatus = expectStatus;
         b.expectBody = expectBody; b.timeout = timeout; b.perAddress = perAddress; b.cycles = cycles;
-        b.interval = interval; b.hold = hold; b.hlog = hlog;
+        b.interval = interval; b.hold = hold; b.hlog = hlog; b.tls = tls;
+        b.connectionPerRequest = connectionPerRequest;
         return b;
     }
 
@@ -113,6 +136,9 @@ public record LoadSpec(Mode mode, String host, int port, String method, String p
         StringBuilder head = new StringBuilder(128)
                 .append(method).append(' ').append(path).append(" HTTP/1.1\r\n")
                 .append("Host: ").append(host).append(':').append(port).append("\r\n");
+        if (connectionPerRequest) {
+            head.append("Connection: close\r\n");
+        }
         if (body != null) {
             if (contentType != null) {
                 head.append("Content-Type: ").append(contentType).append("\r\n");
@@ -132,7 +158,11 @@ public record LoadSpec(Mode mode, String host, int port, String method, String p
 
     /** A one-line description for reports. */
     public String describe() {
-        String what = method + " " + path;
+        String what = method + " " + path + switch (tls) {
+            case NONE -> "";
+            case RESUME -> " · TLS, sessions resumed";
+            case FULL -> " · TLS, full handshakes";
+        } + (connectionPerRequest ? " · a connection per request" : "");
         return switch (mode) {
             case CLOSED -> String.format("closed loop · %s · %d connections · depth %d · %d threads · %s after %s warm-up",
                     what, connections, depth, threads, seconds(duration), seconds(warmup));
@@ -172,6 +202,8 @@ public record LoadSpec(Mode mode, String host, int port, String method, String p
         private Duration interval = Duration.ofSeconds(1);
         private Duration hold = Duration.ZERO;
         private Path hlog;
+        private Tls tls = Tls.NONE;
+        private boolean connectionPerRequest;
 
         public Builder mode(Mode v) { mode = v; return this; }
         public Builder host(String v) { host = v; return this; }
@@ -196,10 +228,13 @@ public record LoadSpec(Mode mode, String host, int port, String method, String p
         public Builder interval(Duration v) { interval = v; return this; }
         public Builder hold(Duration v) { hold = v; return this; }
         public Builder hlog(Path v) { hlog = v; return this; }
+        public Builder tls(Tls v) { tls = v; return this; }
+        public Builder connectionPerRequest(boolean v) { connectionPerRequest = v; return this; }
 
         public LoadSpec build() {
             return new LoadSpec(mode, host, port, method, path, body, contentType, connections, depth, rate, warmup,
-                    duration, threads, expectStatus, expectBody, timeout, perAddress, cycles, interval, hold, hlog);
+                    duration, threads, expectStatus, expectBody, timeout, perAddress, cycles, interval, hold, hlog,
+                    tls, connectionPerRequest);
         }
     }
 }

@@ -23,11 +23,27 @@ final class Stats {
     long closedByServer;
     /** SSE: events received in the measured window. */
     long events;
+    /** TLS: handshakes that finished (while counting), full and resumed. */
+    long fullHandshakes;
+    long resumedHandshakes;
+    /** TLS: the protocol and cipher suite of the first handshake. */
+    String tlsSession;
     String firstError;
 
     void error(String what) {
         if (firstError == null) {
             firstError = what;
+        }
+    }
+
+    void handshake(boolean resumed, String session) {
+        if (resumed) {
+            resumedHandshakes++;
+        } else {
+            fullHandshakes++;
+        }
+        if (tlsSession == null) {
+            tlsSession = session;
         }
     }
 

@@ -18,6 +18,9 @@ import java.util.Locale;
  * framing). Non-blocking, one selector: the response is read while the request is still being sent, so a server
  * that answers early (413, 500) is seen. A transfer that makes no progress for {@code stall} fails.
  *
+ * <p>Over TLS ({@link LoadSpec.Tls}) the same exchange runs through a {@link TlsLink}; the time includes the
+ * handshake.
+ *
  * <p>Once connected, nothing is thrown for what the server does: every failure (status, wrong count, short body,
  * closed connection, stall) comes back as {@link Result#failure()}.
  */
@@ -45,18 +48,30 @@ public final class Transfer {
 
     /** {@code POST path} with {@code bytes} zeros ({@code application/octet-stream}); expects their count back. */
     public static Result upload(String host, int port, String path, long bytes, Duration stall) throws IOException {
+        return upload(host, port, path, bytes, stall, LoadSpec.Tls.NONE);
+    }
+
+    /** {@link #download(String, int, String, long, Duration)} over {@code tls}. */
+    public static Result download(String host, int port, String path, long bytes, Duration stall) throws IOException {
+        return download(host, port, path, bytes, stall, LoadSpec.Tls.NONE);
+    }
+
+    /** {@link #upload(String, int, String, long, Duration)} over {@code tls}. */
+    public static Result upload(String host, int port, String path, long bytes, Duration stall, LoadSpec.Tls tls)
+            throws IOException {
         String head = "POST " + path + " HTTP/1.1\r\nHost: " + host + ":" + port
                 + "\r\nContent-Type: application/octet-stream\r\nContent-Length: " + bytes + "\r\n\r\n";
         ResponseParser parser = new ResponseParser(Long.toString(bytes).getBytes(StandardCharsets.US_ASCII));
-        return new Exchange(head, bytes, parser, stall).run(host, port, () -> parser.bodyMatches() ? null
+        return new Exchange(head, bytes, parser, stall, tls).run(host, port, () -> parser.bodyMatches() ? null
                 : "the body is not the count " + bytes + " (" + parser.bodyLength() + " bytes)");
     }
 
-    /** {@code GET path}; expects a body of exactly {@code bytes}. */
-    public static Result download(String host, int port, String path, long bytes, Duration stall) throws IOException {
+    /** {@link #download(String, int, String, long, Duration)} over {@code tls}. */
+    public static Result download(String host, int port, String path, long bytes, Duration stall, LoadSpec.Tls tls)
+            throws IOException {
         String head = "GET " + path + " HTTP/1.1\r\nHost: " + host + ":" + port + "\r\n\r\n";
         ResponseParser parser = new ResponseParser(null);
-        return new Exchange(head, 0, parser, stall).run(host, port, () -> parser.bodyLength() == bytes ? null
+        return new Exchange(head, 0, parser, stall, tls).run(host, port, () -> parser.bodyLength() == bytes ? null
                 : "a body of " + parser.bodyLength() + " bytes, not " + bytes);
     }
 
@@ -73,9 +88,12 @@ public final class Transfer {
         private final long stallNanos;
         private final ByteBuffer zeros = ByteBuffer.allocateDirect(BUFFER);
         private final ByteBuffer in = ByteBuffer.allocateDirect(BUFFER);
+        private final LoadSpec.Tls tlsMode;
+        private TlsLink tls;
         private long bodyLeft;
 
-        Exchange(String head, long bodyBytes, ResponseParser parser, Duration stall) {
+        Exchange(String head, long bodyBytes, ResponseParser parser, Duration stall, LoadSpec.Tls tls) {
+            this.tlsMode = tls;
             this.head = ByteBuffer.wrap(head.getBytes(StandardCharsets.US_ASCII));
             this.bodyBytes = bodyBytes;
             this.bodyLeft = bodyBytes;
@@ -89,6 +107,9 @@ public final class Transfer {
                 ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
                 ch.connect(new InetSocketAddress(host, port));
                 ch.configureBlocking(false);
+                if (tlsMode != LoadSpec.Tls.NONE) {
+                    tls = new TlsLink(new TlsClient(tlsMode, port, 1).newEngine(0), new TlsLink.Buffers());
+                }
                 SelectionKey key = ch.register(selector, SelectionKey.OP_READ | SelectionKey.OP_WRITE);
                 String failure = loop(ch, key, selector);
                 double seconds = (System.nanoTime() - t0) / 1e9;
@@ -117,24 +138,27 @@ public final class Transfer {
                     if (key.isValid() && key.isWritable() && write(ch) > 0) {
                         progress = System.nanoTime();
                     }
-                    if (!head.hasRemaining() && bodyLeft == 0 && key.interestOps() != SelectionKey.OP_READ) {
+                    boolean sent = !head.hasRemaining() && bodyLeft == 0 && (tls == null || !tls.hasHeldOutput());
+                    if (sent && key.interestOps() != SelectionKey.OP_READ) {
                         key.interestOps(SelectionKey.OP_READ);
                     }
-                    in.clear();
-                    int n = ch.read(in);
-                    if (n < 0) {
-                        return parser.endOfInput() ? null : "connection closed by the server (" + where() + ")";
-                    }
-                    if (n > 0) {
-                        progress = System.nanoTime();
-                        in.flip();
-                        if (parser.feed(in)) {
-                            return null;
+                    do { // TLS: again while decrypted records did not fit the buffer
+                        in.clear();
+                        int n = tls == null ? ch.read(in) : tls.read(ch, in);
+                        if (n < 0) {
+                            return parser.endOfInput() ? null : "connection closed by the server (" + where() + ")";
                         }
-                        if (parser.failed()) {
-                            return "bad response: " + parser.failure();
+                        if (n > 0) {
+                            progress = System.nanoTime();
+                            in.flip();
+                            if (parser.feed(in)) {
+                                return null;
+                            }
+                            if (parser.failed()) {
+                                return "bad response: " + parser.failure();
+                            }
                         }
-                    }
+                    } while (tls != null && tls.moreBuffered());
                 } catch (IOException e) {
                     return "socket error: " + e.getMessage() + " (" + where() + ")";
                 }
@@ -143,15 +167,28 @@ public final class Transfer {
 
         private int write(SocketChannel ch) throws IOException {
             if (head.hasRemaining()) {
-                return ch.write(head);
+                return send(ch, head);
             }
             if (bodyLeft == 0) {
+                if (tls != null && tls.hasHeldOutput()) {
+                    tls.write(ch, head);
+                }
                 return 0;
             }
             zeros.clear().limit((int) Math.min(zeros.capacity(), bodyLeft));
-            int n = ch.write(zeros);
+            int n = send(ch, zeros);
             bodyLeft -= n;
             return n;
+        }
+
+        /** Writes what the socket takes of {@code src} (through TLS when on); returns the bytes of src taken. */
+        private int send(SocketChannel ch, ByteBuffer src) throws IOException {
+            if (tls == null) {
+                return ch.write(src);
+            }
+            int before = src.position();
+            tls.write(ch, src);
+            return src.position() - before;
         }
 
         private String where() {

@@ -42,7 +42,8 @@ final class Worker extends Thread {
         this.request = spec.requestBytes();
         this.conns = conns;
         this.timeoutNanos = spec.timeout().toNanos();
-        this.connector = new Connector(this, engine, stats, conns);
+        this.connector = new Connector(this, engine, stats, conns,
+                spec.tls() == LoadSpec.Tls.NONE ? null : new TlsLink.Buffers());
         this.openLoop = new OpenLoop(this, engine, stats, conns, request, rateShare);
         this.streams = new StreamCheck(engine, stats);
     }
@@ -128,8 +129,10 @@ final class Worker extends Thread {
         c.connectFailures = 0;
         switch (mode) {
             case CLOSED -> {
+                // a connection per request: its latency counts from the connect (TCP and TLS handshakes included)
+                long from = spec.connectionPerRequest() ? c.connectStartNanos : now;
                 for (int i = 0; i < spec.depth() && engine.sending(); i++) {
-                    c.enqueue(request, now, now);
+                    c.enqueue(request, from, from);
                 }
             }
             case OPEN -> openLoop.connected(c, now);
@@ -139,34 +142,51 @@ final class Worker extends Thread {
     }
 
     private void read(Conn c, long now) throws IOException {
-        readBuffer.clear();
-        int n = c.channel.read(readBuffer);
-        if (n < 0) {
-            if (c.parser.endOfInput()) {
-                response(c, now);
-            }
-            if (c.channel != null) {
-                stats.closedByServer++;
-                lost(c, now, c.inFlight() > 0 ? "connection closed with a response pending" : null);
-            }
-            return;
-        }
-        readBuffer.flip();
-        while (readBuffer.hasRemaining() && c.channel != null) {
-            if (c.parser.feed(readBuffer)) {
-                response(c, now);
-            } else if (c.parser.failed()) {
-                stats.error("bad response: " + c.parser.failure());
-                stats.bodyErrors++;
-                lost(c, now, null);
+        do { // TLS: again while decrypted records did not fit the buffer
+            readBuffer.clear();
+            int n = c.read(readBuffer);
+            handshakeNews(c);
+            if (n < 0) {
+                if (c.parser.endOfInput()) {
+                    response(c, now);
+                }
+                if (c.channel != null) {
+                    stats.closedByServer++;
+                    lost(c, now, c.inFlight() > 0 ? "connection closed with a response pending" : null);
+                }
                 return;
             }
-        }
+            readBuffer.flip();
+            while (readBuffer.hasRemaining() && c.channel != null) {
+                if (c.parser.feed(readBuffer)) {
+                    response(c, now);
+                } else if (c.parser.failed()) {
+                    stats.error("bad response: " + c.parser.failure());
+                    stats.bodyErrors++;
+                    lost(c, now, null);
+                    return;
+                }
+            }
+        } while (c.channel != null && c.moreBuffered());
         if (mode == Mode.SSE && c.channel != null) {
             streams.take(c);
         }
         if (c.channel != null) {
             flush(c);
+        }
+    }
+
+    /**
+     * TLS: once the handshake of {@code c} finished, tells the {@link Connector} and counts it (CLOSED/OPEN: only
+     * while recording).
+     */
+    private void handshakeNews(Conn c) {
+        if (c.tls == null || !c.tls.takeHandshakeNews()) {
+            return;
+        }
+        connector.handshakeEnded(c);
+        if (mode != Mode.CLOSED && mode != Mode.OPEN || engine.recording()) {
+            stats.handshake(c.tls.resumed(), c.tls.describe());
         }
     }
 
@@ -211,6 +231,10 @@ final class Worker extends Thread {
             }
             case LONG_POLL -> engine.answered(1);
             default -> { }
+        }
+        if (spec.connectionPerRequest()) {
+            connector.recycle(c, now);
+            return;
         }
         if (c.parser.closeRequested()) {
             lost(c, now, "the server closed the connection with requests in flight");
@@ -293,6 +317,7 @@ final class Worker extends Thread {
 
     private void flush(Conn c) throws IOException {
         boolean all = c.flush();
+        handshakeNews(c);
         int ops = all ? SelectionKey.OP_READ : SelectionKey.OP_READ | SelectionKey.OP_WRITE;
         if (c.key.interestOps() != ops) {
             c.key.interestOps(ops);

@@ -1,11 +1,14 @@
 package dev.fleche.perf.harness;
 
+import dev.fleche.perf.loadgen.LoadSpec;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 class OptionsTest {
@@ -64,5 +67,27 @@ class OptionsTest {
         Map<String, Target> known = Target.defaults();
         smoke.applySuite(known);
         assertEquals(new java.util.TreeSet<>(known.keySet()), new java.util.TreeSet<>(smoke.targets));
+    }
+
+    @Test
+    void theTlsSuiteRunsEveryHttpsVariantOnTheSameGeneratedStores() {
+        Options o = Options.parse(new String[] {"--suite", "tls"});
+        Map<String, Target> known = Target.defaults();
+        o.applySuite(known);
+        assertEquals(2 * Target.WITH_TLS.size(), o.targets.size());
+        assertEquals(Options.TLS_SCENARIOS, o.scenarios);
+        Target netty = known.get("netty-tls-rsa");
+        assertEquals(TlsKeys.KeyType.RSA, netty.tls());
+        assertEquals(known.get("netty").command() + " --tls perf/results/tmp/tls/rsa.p12 " + TlsKeys.PASSWORD,
+                netty.command());
+        Map<String, Scenario> s = Scenario.all(o);
+        for (String name : Options.TLS_SCENARIOS) { // only the HTTPS variants run them, and nothing else
+            assertTrue(netty.can(s.get(name).feature()), name);
+            assertFalse(known.get("netty").can(s.get(name).feature()), name);
+        }
+        assertFalse(netty.can(s.get("hello").feature()));
+        assertEquals(LoadSpec.Tls.FULL, s.get("tls-handshake-full").tls());
+        assertTrue(s.get("tls-handshake-resumed").connectionPerRequest());
+        assertEquals(LoadSpec.Tls.RESUME, s.get("tls-handshake-resumed").tls());
     }
 }

@@ -18,7 +18,9 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Accepts connections on a blocking server channel and hands each to the next reactor, round robin. Beyond
  * {@code maxConnections} a new connection gets the {@link Refusal#OVERLOADED} answer ({@code 503} with
- * {@code Retry-After}, encoded like every refusal) and is closed; with an access log, a line says so.
+ * {@code Retry-After}, encoded like every refusal) and is closed. On a TLS port it is closed without a byte: a
+ * client there expects a handshake, and plaintext in its place would read as a corrupt record; a refusal over TLS
+ * would cost the handshake the limit is there to spare. With an access log, a line says so either way.
  */
 public final class Acceptor implements Runnable {
 
@@ -29,6 +31,8 @@ public final class Acceptor implements Runnable {
     private final AtomicLong ids = new AtomicLong();
     private final AtomicLong refused = new AtomicLong();
     private final ErrorRenderer renderer;
+    /** Whether the port speaks plain HTTP (a refusal is written) or TLS (a refusal is a close). */
+    private final boolean plaintext;
     /** The acceptor's own encoder (its {@code Date} cache is per thread) and buffer, for refusals. */
     private final ResponseEncoder encoder = new ResponseEncoder();
     private final ByteSink refusal = new ByteSink(256);
@@ -38,8 +42,9 @@ public final class Acceptor implements Runnable {
     private int next;
 
     public Acceptor(ServerSocketChannel server, Reactor[] reactors, AtomicInteger open, int maxConnections,
-                    ErrorRenderer renderer, AccessLogWriter accessLog) {
+                    ErrorRenderer renderer, boolean plaintext, AccessLogWriter accessLog) {
         this.renderer = renderer;
+        this.plaintext = plaintext;
         this.accessLog = accessLog;
         this.server = server;
         this.reactors = reactors;
@@ -85,15 +90,17 @@ public final class Acceptor implements Runnable {
 
     private void refuse(SocketChannel channel) {
         int written = 0;
-        try {
-            channel.configureBlocking(false);
-            refusal.clear();
-            Refusal overloaded = Refusal.OVERLOADED;
-            encoder.encodeRefusal(refusal, overloaded.status(), overloaded.reason(null), renderer, retryAfter);
-            // a fresh socket's send buffer always takes these few bytes
-            written = channel.write(ByteBuffer.wrap(refusal.array(), 0, refusal.size()));
-        } catch (IOException ignored) {
-            // closing anyway
+        if (plaintext) {
+            try {
+                channel.configureBlocking(false);
+                refusal.clear();
+                Refusal overloaded = Refusal.OVERLOADED;
+                encoder.encodeRefusal(refusal, overloaded.status(), overloaded.reason(null), renderer, retryAfter);
+                // a fresh socket's send buffer always takes these few bytes
+                written = channel.write(ByteBuffer.wrap(refusal.array(), 0, refusal.size()));
+            } catch (IOException ignored) {
+                // closing anyway
+            }
         }
         if (accessLog != null) {
             log(channel, written);
@@ -112,7 +119,7 @@ public final class Acceptor implements Runnable {
         entry.status = Refusal.OVERLOADED.status();
         entry.rule = Refusal.OVERLOADED.name();
         entry.bytesOut = written;
-        entry.cut = written < refusal.size();
+        entry.cut = !plaintext || written < refusal.size(); // on a TLS port nothing is sent
         entry.endWallMillis = accessLog.clock().millis();
         accessLog.offer(entry);
     }

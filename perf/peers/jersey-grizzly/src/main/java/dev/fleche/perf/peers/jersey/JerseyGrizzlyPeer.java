@@ -1,17 +1,22 @@
 package dev.fleche.perf.peers.jersey;
 
 import dev.fleche.perf.app.BenchApplication;
+import dev.fleche.perf.app.PeerTls;
 import dev.fleche.perf.app.Peers;
 import java.net.URI;
 import org.glassfish.grizzly.http.server.HttpServer;
 import org.glassfish.grizzly.http.server.NetworkListener;
+import org.glassfish.grizzly.ssl.SSLEngineConfigurator;
 import org.glassfish.jersey.grizzly2.httpserver.GrizzlyHttpServerFactory;
 import org.glassfish.jersey.server.ResourceConfig;
 
 /**
  * Peer: the shared {@link BenchApplication} on Jersey 4.0's {@code jersey-container-grizzly2-http}, created with
  * {@link GrizzlyHttpServerFactory} as its documentation shows; only the accept backlog is set (4096, as for every
- * peer). Usage: {@code java -jar jersey-grizzly-peer.jar PORT}; prints {@code READY <port>}.
+ * peer). Usage: {@code java -jar jersey-grizzly-peer.jar PORT [HOST] [--tls KEYSTORE PASSWORD]}; prints
+ * {@code READY <port>}. With {@code --tls} (see {@link PeerTls}): the factory's HTTPS form, an {@code https} URI
+ * and an {@link SSLEngineConfigurator} over the key's {@code SSLContext} in server mode, no client authentication
+ * (protocols and cipher suites: the JDK's defaults).
  */
 public final class JerseyGrizzlyPeer {
     private JerseyGrizzlyPeer() {
@@ -20,9 +25,12 @@ public final class JerseyGrizzlyPeer {
     public static void main(String[] args) throws Exception {
         Peers.quietLogging();
         int port = Peers.port(args);
-        URI uri = URI.create("http://" + Peers.host(args) + ":" + port + "/");
-        HttpServer server = GrizzlyHttpServerFactory.createHttpServer(uri,
-                ResourceConfig.forApplication(new BenchApplication()), false);
+        PeerTls tls = PeerTls.fromArgs(args);
+        URI uri = URI.create((tls != null ? "https://" : "http://") + Peers.host(args) + ":" + port + "/");
+        ResourceConfig config = ResourceConfig.forApplication(new BenchApplication());
+        HttpServer server = tls == null ? GrizzlyHttpServerFactory.createHttpServer(uri, config, false)
+                : GrizzlyHttpServerFactory.createHttpServer(uri, config, true,
+                        new SSLEngineConfigurator(tls.serverContext(), false, false, false), false);
         for (NetworkListener listener : server.getListeners()) {
             listener.getTransport().setServerConnectionBackLog(4096);
         }

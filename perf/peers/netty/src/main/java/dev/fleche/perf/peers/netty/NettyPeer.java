@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.fleche.perf.app.EventData;
 import dev.fleche.perf.app.Item;
 import dev.fleche.perf.app.Message;
+import dev.fleche.perf.app.PeerTls;
+import dev.fleche.perf.app.Peers;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufInputStream;
@@ -39,6 +41,10 @@ import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.codec.http.QueryStringDecoder;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
+import io.netty.handler.ssl.SslHandler;
+import io.netty.handler.ssl.SslProvider;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import java.io.IOException;
 import java.io.InputStream;
@@ -64,7 +70,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * Keep-alive is honoured ({@link HttpUtil#isKeepAlive}); pipelined requests are answered in order, and responses
  * are flushed once per read batch ({@code channelReadComplete}), as in Netty's own hello-world example.
  *
- * <p>Usage: {@code java -jar netty-peer.jar PORT}; prints {@code READY <port>} once listening.
+ * <p>Usage: {@code java -jar netty-peer.jar PORT [HOST] [--tls KEYSTORE PASSWORD]}; prints {@code READY <port>}
+ * once listening. With {@code --tls} (see {@link PeerTls}) an {@link SslHandler} from
+ * {@code SslContextBuilder.forServer(keyManagers)} with {@link SslProvider#JDK} (the JDK's {@code SSLEngine}, no
+ * OpenSSL) goes first in every pipeline; protocols and cipher suites are Netty's defaults for that provider.
  */
 public final class NettyPeer {
 
@@ -84,7 +93,10 @@ public final class NettyPeer {
 
     public static void main(String[] args) throws Exception {
         int port = args.length > 0 ? Integer.parseInt(args[0]) : 8080;
-        String host = args.length > 1 ? args[1] : "127.0.0.1";
+        String host = Peers.host(args);
+        PeerTls tls = PeerTls.fromArgs(args);
+        SslContext ssl = tls == null ? null
+                : SslContextBuilder.forServer(tls.keyManagers()).sslProvider(SslProvider.JDK).build();
 
         EventLoopGroup boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         EventLoopGroup workers = new MultiThreadIoEventLoopGroup(NioIoHandler.newFactory());
@@ -98,6 +110,9 @@ public final class NettyPeer {
                     .childHandler(new ChannelInitializer<SocketChannel>() {
                         @Override
                         protected void initChannel(SocketChannel ch) {
+                            if (ssl != null) {
+                                ch.pipeline().addLast("tls", ssl.newHandler(ch.alloc()));
+                            }
                             ch.pipeline().addLast("codec", new HttpServerCodec());
                             ch.pipeline().addLast("bench", new BenchHandler());
                         }

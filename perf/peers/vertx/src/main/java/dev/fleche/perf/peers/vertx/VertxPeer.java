@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.fleche.perf.app.EventData;
 import dev.fleche.perf.app.Item;
 import dev.fleche.perf.app.Message;
+import dev.fleche.perf.app.PeerTls;
+import dev.fleche.perf.app.Peers;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -12,6 +14,8 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.net.JdkSSLEngineOptions;
+import io.vertx.core.net.KeyStoreOptions;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import java.io.IOException;
@@ -35,7 +39,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * from its drain handler; the Router answers 404 for anything else. Vert.x handles keep-alive and pipelining
  * (pipelining is on by default for the server).
  *
- * <p>Usage: {@code java -jar vertx-peer.jar PORT}; prints {@code READY <port>} once all instances listen.
+ * <p>Usage: {@code java -jar vertx-peer.jar PORT [HOST] [--tls KEYSTORE PASSWORD]}; prints {@code READY <port>}
+ * once all instances listen. With {@code --tls} (see {@link PeerTls}) every instance serves HTTPS with the store as
+ * {@link KeyStoreOptions} and {@link JdkSSLEngineOptions} (the JDK's {@code SSLEngine}, no OpenSSL); protocols and
+ * cipher suites are Vert.x's defaults.
  */
 public final class VertxPeer extends VerticleBase {
 
@@ -55,10 +62,12 @@ public final class VertxPeer extends VerticleBase {
 
     private final int port;
     private final String host;
+    private final PeerTls tls;
 
-    VertxPeer(int port, String host) {
+    VertxPeer(int port, String host, PeerTls tls) {
         this.port = port;
         this.host = host;
+        this.tls = tls;
     }
 
     @Override
@@ -116,6 +125,11 @@ public final class VertxPeer extends VerticleBase {
         HttpServerOptions options = new HttpServerOptions()
                 .setTcpNoDelay(true)
                 .setAcceptBacklog(4096);
+        if (tls != null) {
+            options.setSsl(true).setSslEngineOptions(new JdkSSLEngineOptions()).setKeyCertOptions(
+                    new KeyStoreOptions().setType("PKCS12").setPath(tls.keyStore().toString())
+                            .setPassword(tls.password()));
+        }
         return vertx.createHttpServer(options)
                 .requestHandler(router)
                 .listen(port, host);
@@ -171,10 +185,11 @@ public final class VertxPeer extends VerticleBase {
 
     public static void main(String[] args) {
         int port = args.length > 0 ? Integer.parseInt(args[0]) : 8080;
-        String host = args.length > 1 ? args[1] : "127.0.0.1";
+        String host = Peers.host(args);
+        PeerTls tls = PeerTls.fromArgs(args);
         int instances = Runtime.getRuntime().availableProcessors();
         Vertx vertx = Vertx.vertx();
-        vertx.deployVerticle(() -> new VertxPeer(port, host), new DeploymentOptions().setInstances(instances))
+        vertx.deployVerticle(() -> new VertxPeer(port, host, tls), new DeploymentOptions().setInstances(instances))
                 .onSuccess(id -> {
                     System.out.println("READY " + port);
                     System.out.flush();
