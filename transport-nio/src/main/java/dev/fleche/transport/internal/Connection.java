@@ -35,7 +35,7 @@ import javax.net.ssl.SSLException;
  *          │                                                     ▼                        │
  *          │                                               DISCARDING_BODY ─ body end ────┘
  *          │
- *     refusal, timeout, EOF, response with close (from any state above)
+ *     refusal, timeout, EOF (in DISPATCHED: a half-close, see {@link #onEof}), response with close (from any state above)
  *          ▼
  *       CLOSING ─ written ─▶ (client may still send) LINGERING ─ EOF, 2 s, 1 MiB ─▶ CLOSED
  *          └──── written, nothing more to read ────────────────────────────────────▶ CLOSED
@@ -138,6 +138,13 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
     private boolean readPaused;
     /** In CLOSING: whether the client may still be sending, so that the close lingers. */
     private boolean lingerAfterFlush;
+    /**
+     * The client ended its stream after a whole request (a half-close): nothing more is read; the requests already
+     * received are answered, then the connection closes. Only ever set in DISPATCHED.
+     */
+    private boolean inputEnded;
+    /** Whether {@link #serve} is on the stack: a response completed inside it leaves the rest of its bytes to it. */
+    private boolean serving;
     /** In LINGERING: bytes read and dropped (the close comes at {@link #LINGER_BYTES}, far below 2 GiB). */
     private int lingerDiscarded;
     /**
@@ -224,6 +231,9 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
                 handshakeProgress(); // application bytes may come with the client's last handshake flight
             }
             if (n < 0) {
+                if (kept > 0) {
+                    inbound.keep(buffer.array(), 0, kept); // a pipelined request: still answered after a half-close
+                }
                 onEof();
                 return;
             }
@@ -290,7 +300,25 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
         flushOutput();
     }
 
+    /**
+     * The client ended its stream (TCP FIN, or TLS {@code close_notify}). With a whole request dispatched, that is
+     * a half-close (RFC 9112 9.6 lets a client do it; curl and load balancers do): no more requests will come, but
+     * the ones received are answered — the request in flight, then any pipelined after it — and the connection
+     * closes after the last answer ({@link #inputEnded}). In the middle of a head or a body, the client is gone.
+     */
     private void onEof() {
+        if (state == State.DISPATCHED) {
+            inputEnded = true;
+            if (reactor.events.on()) {
+                reactor.events.emit("half-close", id, null);
+            }
+            return; // reading stops (updateInterest); finishExchange and serve close after the last answer
+        }
+        clientGone();
+    }
+
+    /** The client left, or ended its stream in the middle of a request: fail the exchange, finish writing, close. */
+    private void clientGone() {
         if (reactor.events.on()) {
             reactor.events.emit("disconnect", id, null);
         }
@@ -313,6 +341,7 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
      */
     private void serve(byte[] bytes, int offset, int end) {
         int at = offset;
+        serving = true;
         try {
             while (at < end) {
                 switch (state) {
@@ -331,6 +360,26 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
             }
         } catch (RequestException e) {
             refuse(e.rule());
+        } finally {
+            serving = false;
+        }
+        if (inputEnded) {
+            afterInputEnded();
+        }
+    }
+
+    /**
+     * The client half-closed and the bytes it sent before are served: once no request is in flight, nothing more
+     * can come — close after the last answer; a request left incomplete means the client is gone.
+     */
+    private void afterInputEnded() {
+        switch (state) {
+            case IDLE -> {
+                closing(false);
+                flushOutput(); // what is staged leaves now; closes once written
+            }
+            case READING_HEAD, READING_BODY, STREAMING_BODY, DISCARDING_BODY -> clientGone();
+            default -> { } // DISPATCHED: its answer comes later; CLOSING and after: already closing
         }
     }
 
@@ -552,6 +601,8 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
             // Kept bytes mean that no serve() is on the stack (it holds them while it runs): serve them now.
             byte[] kept = inbound.takeLeftover();
             serve(kept, 0, kept.length);
+        } else if (inputEnded && !serving) {
+            afterInputEnded(); // inside serve(), bytes of a next request may still be in its hands: it decides
         }
     }
 
@@ -708,7 +759,7 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
         if (state == State.CLOSED) {
             return;
         }
-        boolean reading = state == State.LINGERING || (state.reads() && !readPaused);
+        boolean reading = state == State.LINGERING || (state.reads() && !readPaused && !inputEnded);
         int wanted = (reading ? SelectionKey.OP_READ : 0) | (outbound.queued() ? SelectionKey.OP_WRITE : 0);
         int ops = channel.interestOps(wanted);
         if (ops != interest) {
