@@ -130,6 +130,9 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
     private State state;
     private final Inbound inbound = new Inbound();
     private final Outbound outbound;
+    /** Minimum data rates: of the request body being read, and of a response blocked on the client. */
+    private final RateWindow requestRate;
+    private final RateWindow responseRate;
     /** The exchange in flight: its response is the next to be written, its body the next bytes read. */
     private Exchange exchange;
     /** The interest set on the selection key. */
@@ -160,6 +163,8 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
         this.channel = reactor.openChannel(socket, this);
         this.state = channel.isHandshaking() ? State.HANDSHAKING : State.IDLE;
         this.outbound = new Outbound(this);
+        this.requestRate = new RateWindow(reactor.options.minRequestBodyRate());
+        this.responseRate = new RateWindow(reactor.options.minResponseRate());
         this.since = reactor.now;
     }
 
@@ -421,6 +426,7 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
         if (!head.chunked() && length <= options.bodyAggregationBytes() && !head.expectContinue()) {
             body.aggregate((int) length);
             moveTo(State.READING_BODY); // dispatched once the body is complete
+            startRequestRate();
             return;
         }
         BodyInput input = new BodyInput(started, options.inboundWindowBytes(), head.expectContinue());
@@ -429,12 +435,16 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
         body.stream(input, chunked, length, options.maxBodyBytes());
         started.bodyStreaming(input);
         moveTo(State.STREAMING_BODY);
+        if (!head.expectContinue()) {
+            startRequestRate(); // else once 100 Continue is sent: until then the client waits for us
+        }
         dispatch(started);
     }
 
     private int readBody(byte[] bytes, int offset, int end) throws RequestException {
         RequestBody body = inbound.body();
         int at = body.feed(bytes, offset, end);
+        requestRate.add(at - offset);
         if (body.takeWindowFull()) {
             pauseReading();
         }
@@ -450,6 +460,7 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
     }
 
     private void bodyComplete(RequestBody body) {
+        requestRate.stop();
         Exchange current = exchange;
         switch (state) {
             case READING_BODY -> {
@@ -531,8 +542,9 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
 
     /** Sends {@code 100 Continue} for {@code ex} unless a final response was started. */
     void sendContinue(Exchange ex) {
-        if (writable(ex) && state != State.CLOSING && !ex.isResponseStarted()) {
-            outbound.sendContinue();
+        if (writable(ex) && state != State.CLOSING && !ex.isResponseStarted() && outbound.sendContinue()
+                && state == State.STREAMING_BODY) {
+            startRequestRate(); // from now on the client owes the body
         }
     }
 
@@ -590,6 +602,7 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
 
     /** The exchange is over (response sent, body read): back to IDLE, serving the next request if kept. */
     private void finishExchange() {
+        requestRate.stop();
         exchange = null;
         moveTo(State.IDLE);
         since = reactor.now;
@@ -673,6 +686,7 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
         }
         if (written > 0) {
             reactor.counters.bytesWritten += written;
+            responseRate.add(written);
             Exchange current = exchange;
             if (current != null) {
                 current.outboundWritten();
@@ -682,11 +696,26 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
             handshakeProgress(); // our last flight went out (TLS 1.2): the handshake may be done
         } else if (outbound.queued()) {
             armTimer(outbound.lastWriteProgress() + reactor.options.writeStallTimeout().toNanos());
+            if (!responseRate.running()) {
+                responseRate.start(reactor.now); // bytes wait for the client: it must take them at the rate
+                armTimer(responseRate.due());
+            }
         } else if (state == State.CLOSING) {
+            responseRate.stop();
             closeAfterLastResponse();
             return;
+        } else {
+            responseRate.stop(); // nothing waits for the client
         }
         updateInterest();
+    }
+
+    /** Starts (or restarts) the request body's rate window and arms the timer for its end. */
+    private void startRequestRate() {
+        requestRate.start(reactor.now);
+        if (requestRate.running()) {
+            armTimer(requestRate.due());
+        }
     }
 
     /** Queued response bytes of this connection, for writers waiting on any thread. */
@@ -738,6 +767,7 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
 
     private void pauseReading() {
         readPaused = true;
+        requestRate.stop(); // the handler holds things up, not the client
         updateInterest();
     }
 
@@ -748,6 +778,10 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
         }
         readPaused = false;
         since = reactor.now;
+        if (state == State.READING_BODY || state == State.DISCARDING_BODY
+                || (state == State.STREAMING_BODY && (!exchange.expectsContinue() || outbound.continueSent()))) {
+            startRequestRate();
+        }
         updateInterest();
         if (channel.hasBufferedInput()) {
             reactor.execute(this::channelReady); // no readiness will come for bytes the channel already holds
@@ -805,6 +839,21 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
                 return;
             }
             recheck = Math.min(recheck, due);
+        }
+        if (responseRate.running() && outbound.queued()) {
+            if (responseRate.due() - now <= 0 && responseRate.fellShort(now)) {
+                timedOut("response-rate", null);
+                return;
+            }
+            recheck = Math.min(recheck, responseRate.due());
+        }
+        if (requestRate.running() && !readPaused && (state == State.READING_BODY || state == State.STREAMING_BODY
+                || state == State.DISCARDING_BODY)) {
+            if (requestRate.due() - now <= 0 && requestRate.fellShort(now)) {
+                timedOut("request-rate", Refusal.BODY_TOO_SLOW);
+                return;
+            }
+            recheck = Math.min(recheck, requestRate.due());
         }
         if (state == State.IDLE && reactor.isDraining() && drainIdleDeadline() - now <= 0 && !outbound.queued()) {
             close("stop");

@@ -240,9 +240,21 @@ class ConnectionFuzzTest {
                     pending.add(action);
                 }
             }
-            CLOCK[0] += drain ? 1_000_000_000L : step.advanceNanos();
+            CLOCK[0] += drain ? drainAdvance(ops) : step.advanceNanos();
             reactor.now = CLOCK[0];
             reactor.finishTurn();
+        }
+
+        /**
+         * Draining: a second at a time while anything moves; when nothing can (no readiness, no pending action) and
+         * the connection's timer is all that is left, straight to its deadline.
+         */
+        private long drainAdvance(int ops) {
+            long second = 1_000_000_000L;
+            if (ops == 0 && pending.isEmpty() && reactor.scheduledTasks() == 0 && connection.isScheduled()) {
+                return Math.max(second, connection.deadline - CLOCK[0]);
+            }
+            return second;
         }
 
         // ------------------------------------------------------------ the handler
@@ -413,9 +425,7 @@ class ConnectionFuzzTest {
                     return seq != null && Integer.parseInt(seq) < seen.size() && seen.get(Integer.parseInt(seq)).head;
                 });
                 if (response == null) {
-                    // cut off by a close in the middle of a write: only when the connection was closed under it
-                    assertTrue(!closeReason.equals("done"), "a response cut short on a clean close");
-                    break;
+                    break; // cut off by a close in the middle of a write: checked below
                 }
                 if (response.status() == 100) {
                     continues++;
@@ -443,11 +453,15 @@ class ConnectionFuzzTest {
             }
             long asked = seen.stream().filter(s -> s.expectsContinue).count();
             assertTrue(continues <= asked, continues + " interim 100 for " + asked + " requests that asked");
+            // A clean close comes after the last response was written whole: then every request the handler saw is
+            // answered, but the one a refusal took the place of. Closed under a request (a timeout, the client
+            // leaving, the discard limit), the answers queued behind the write (pipelined requests are served once a
+            // response is queued) may be lost: what was written must still be in order and once each.
             int unanswered = seen.size() - answered;
-            assertTrue(unanswered <= 1, unanswered + " requests the handler saw were not answered");
-            if (unanswered == 1) {
-                assertTrue(refused || !closeReason.equals("done") || reader.truncated(),
-                        "the last request was not answered, yet the connection closed cleanly");
+            if (closeReason.equals("done") || closeReason.startsWith("linger-")) {
+                assertTrue(!reader.truncated(), "a response cut short on a clean close (" + closeReason + ")");
+                assertTrue(unanswered == 0 || (unanswered == 1 && refused),
+                        unanswered + " requests the handler saw were not answered, yet the connection closed cleanly");
             }
         }
     }
