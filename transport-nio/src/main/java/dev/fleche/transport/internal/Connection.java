@@ -849,7 +849,8 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
         }
         if (requestRate.running() && !readPaused && (state == State.READING_BODY || state == State.STREAMING_BODY
                 || state == State.DISCARDING_BODY)) {
-            if (requestRate.due() - now <= 0 && requestRate.fellShort(now)) {
+            boolean stopped = since + options.bodyTimeout().toNanos() - now <= 0; // then the body timeout names it
+            if (!stopped && requestRate.due() - now <= 0 && requestRate.fellShort(now)) {
                 timedOut("request-rate", Refusal.BODY_TOO_SLOW);
                 return;
             }
