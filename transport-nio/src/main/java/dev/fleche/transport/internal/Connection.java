@@ -334,6 +334,7 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
         if (!outbound.pending()) {
             close("eof");
         } else {
+            closeReason = "eof"; // what is written still leaves, but the connection ends because the client left
             closing(false);
         }
     }
