@@ -377,6 +377,11 @@ class ConnectionFuzzTest {
             assertEquals(0, OPEN.get(), "open connections");
         }
 
+        /** Whether the connection closed after its last response was written whole (not under a request). */
+        private boolean cleanClose(String closeReason) {
+            return closeReason.equals("done") || closeReason.startsWith("linger-");
+        }
+
         /** Each {@code reject} event names a rule, with that rule's status. */
         private void checkRejects() {
             for (String event : events("event=reject ")) {
@@ -448,9 +453,14 @@ class ConnectionFuzzTest {
                 assertTrue(next < seen.size(), "an answer to a request the handler never saw");
                 Seen request = seen.get(next);
                 assertNotNull(request.answer, "an answer the handler never gave: " + seq);
-                if (!request.head) {
-                    assertEquals(new String(request.answer, StandardCharsets.ISO_8859_1), response.bodyText(),
-                            "the answer names another request");
+                String expected = new String(request.answer, StandardCharsets.ISO_8859_1);
+                if (request.head) {
+                    assertEquals("", response.bodyText(), "a body in the answer to HEAD");
+                } else if (response.untilEnd() && !cleanClose(closeReason)) {
+                    // a body delimited by the close (HTTP/1.0): when the close cut it, what came is a prefix
+                    assertTrue(expected.startsWith(response.bodyText()), "the answer names another request");
+                } else {
+                    assertEquals(expected, response.bodyText(), "the answer names another request");
                 }
                 answered++;
                 last = response.closes();
@@ -462,7 +472,7 @@ class ConnectionFuzzTest {
             // leaving, the discard limit), the answers queued behind the write (pipelined requests are served once a
             // response is queued) may be lost: what was written must still be in order and once each.
             int unanswered = seen.size() - answered;
-            if (closeReason.equals("done") || closeReason.startsWith("linger-")) {
+            if (cleanClose(closeReason)) {
                 assertTrue(!reader.truncated(), "a response cut short on a clean close (" + closeReason + ")");
                 assertTrue(unanswered == 0 || (unanswered == 1 && refused),
                         unanswered + " requests the handler saw were not answered, yet the connection closed cleanly");
