@@ -43,6 +43,17 @@ import java.util.function.LongSupplier;
  *       expected: the exchange fails ({@code 408} when nothing was answered yet) and the connection closes</td></tr>
  *   <tr><td>{@code writeStallTimeout}</td><td>30 s</td><td>queued response bytes making no progress for this
  *       long: the exchange fails with an {@code IOException} and the connection closes</td></tr>
+ *   <tr><td>{@code minRequestBodyRate}</td><td>{@link MinDataRate#DEFAULT}: 240 B/s over 5 s windows</td><td>a
+ *       client sending a request body slower than this (only while the body is being read: not while the handler
+ *       has stopped reading it, nor before {@code 100 Continue} is sent) gets {@code 408} when nothing was answered
+ *       yet, else the connection closes. {@code null} turns it off. On by default, as in Kestrel: a trickled body
+ *       holds the worker that reads it, and {@code bodyTimeout} only catches a body that stops entirely</td></tr>
+ *   <tr><td>{@code minResponseRate}</td><td>{@link MinDataRate#DEFAULT}: 240 B/s over 5 s windows</td><td>a client
+ *       taking response bytes slower than this, while bytes wait for it (a full socket), is closed (a timeout,
+ *       event {@code timeout phase=response-rate}); waiting for the application never counts. {@code null} turns
+ *       it off. On by default, as in Kestrel: a slow reader holds the writer blocked above
+ *       {@code outboundHighWaterBytes}, and {@code writeStallTimeout} only catches a reader that stops
+ *       entirely</td></tr>
  *   <tr><td>{@code errorRenderer}</td><td>{@link ErrorRenderer#PLAIN_TEXT}</td><td>the body of error
  *       responses the transport sends by itself</td></tr>
  *   <tr><td>{@code nanoClock}</td><td>{@code System::nanoTime}</td><td>the clock of every timeout and timer
@@ -69,6 +80,8 @@ public record ServerOptions(
         Duration headerTimeout,
         Duration bodyTimeout,
         Duration writeStallTimeout,
+        MinDataRate minRequestBodyRate,
+        MinDataRate minResponseRate,
         ErrorRenderer errorRenderer,
         LongSupplier nanoClock,
         TlsOptions tls,
@@ -145,6 +158,8 @@ public record ServerOptions(
         private Duration headerTimeout = Duration.ofSeconds(20);
         private Duration bodyTimeout = Duration.ofSeconds(30);
         private Duration writeStallTimeout = Duration.ofSeconds(30);
+        private MinDataRate minRequestBodyRate = MinDataRate.DEFAULT;
+        private MinDataRate minResponseRate = MinDataRate.DEFAULT;
         private ErrorRenderer errorRenderer = ErrorRenderer.PLAIN_TEXT;
         private LongSupplier nanoClock = System::nanoTime;
         private TlsOptions tls;
@@ -170,6 +185,8 @@ public record ServerOptions(
             headerTimeout = o.headerTimeout;
             bodyTimeout = o.bodyTimeout;
             writeStallTimeout = o.writeStallTimeout;
+            minRequestBodyRate = o.minRequestBodyRate;
+            minResponseRate = o.minResponseRate;
             errorRenderer = o.errorRenderer;
             nanoClock = o.nanoClock;
             tls = o.tls;
@@ -196,6 +213,10 @@ public record ServerOptions(
         public Builder headerTimeout(Duration value) { headerTimeout = value; return this; }
         public Builder bodyTimeout(Duration value) { bodyTimeout = value; return this; }
         public Builder writeStallTimeout(Duration value) { writeStallTimeout = value; return this; }
+        /** The least rate of a request body being read; {@code null} turns the check off. */
+        public Builder minRequestBodyRate(MinDataRate value) { minRequestBodyRate = value; return this; }
+        /** The least rate at which a client takes a blocked response; {@code null} turns the check off. */
+        public Builder minResponseRate(MinDataRate value) { minResponseRate = value; return this; }
         public Builder errorRenderer(ErrorRenderer value) { errorRenderer = value; return this; }
         public Builder nanoClock(LongSupplier value) { nanoClock = value; return this; }
         /** Serves HTTPS with {@code value}; {@code null} (the default) serves plain HTTP. */
@@ -208,7 +229,8 @@ public record ServerOptions(
             return new ServerOptions(address, reactors, backlog, maxConnections, maxRequestLineBytes,
                     maxHeaderBytes, maxHeaderCount, maxBodyBytes, bodyAggregationBytes, maxDiscardBytes,
                     inboundWindowBytes, outboundHighWaterBytes, idleTimeout, headerTimeout, bodyTimeout,
-                    writeStallTimeout, errorRenderer, nanoClock, tls, accessLog);
+                    writeStallTimeout, minRequestBodyRate, minResponseRate, errorRenderer, nanoClock, tls,
+                    accessLog);
         }
     }
 }

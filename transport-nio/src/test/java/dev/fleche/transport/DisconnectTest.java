@@ -17,7 +17,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A client that leaves while its request is held: the exchange learns of it at once (callback, {@code isOpen}),
- * and writing a response fails instead of going nowhere. Once with an orderly close (FIN), once with a reset.
+ * and writing a response fails instead of going nowhere. Once with an orderly close (FIN) in the middle of the
+ * request's body, once with a reset. (A FIN after a whole request is a half-close, not a departure: the client still
+ * gets its answer — {@link HalfCloseTest}.)
  */
 class DisconnectTest {
     /** How long a disconnect may take to be noticed before the test fails: a bound on a wait, not a guess. */
@@ -42,7 +44,8 @@ class DisconnectTest {
     }
 
     private HttpExchange holdRequest(RawClient client) throws Exception {
-        client.send("GET /held HTTP/1.1\r\nHost: test\r\n\r\n");
+        // A streamed (chunked) body: the handler holds the exchange while the body is still expected.
+        client.send("POST /held HTTP/1.1\r\nHost: test\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n");
         HttpExchange exchange = held.get(5, SECONDS);
         assertTrue(exchange.isOpen());
         assertFalse(disconnected.await(0, SECONDS));

@@ -35,7 +35,7 @@ import javax.net.ssl.SSLException;
  *          │                                                     ▼                        │
  *          │                                               DISCARDING_BODY ─ body end ────┘
  *          │
- *     refusal, timeout, EOF, response with close (from any state above)
+ *     refusal, timeout, EOF (in DISPATCHED: a half-close, see {@link #onEof}), response with close (from any state above)
  *          ▼
  *       CLOSING ─ written ─▶ (client may still send) LINGERING ─ EOF, 2 s, 1 MiB ─▶ CLOSED
  *          └──── written, nothing more to read ────────────────────────────────────▶ CLOSED
@@ -132,7 +132,8 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
     /**
      * The response side, only while there is one: taken when a response, {@code 100 Continue} or refusal is framed
      * (or the channel holds bytes of its own), let go once it is written with no exchange in flight. An idle
-     * keep-alive connection holds none; see {@link #out()} and {@link #releaseIdleOutbound()}.
+     * keep-alive connection holds none; see {@link #out()} and {@link #releaseIdleOutbound()}. The minimum response
+     * rate's window lives there (bytes waiting for the client), the request body's in the body decoder.
      */
     private Outbound outbound;
     /** The exchange in flight: its response is the next to be written, its body the next bytes read. */
@@ -143,6 +144,13 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
     private boolean readPaused;
     /** In CLOSING: whether the client may still be sending, so that the close lingers. */
     private boolean lingerAfterFlush;
+    /**
+     * The client ended its stream after a whole request (a half-close): nothing more is read; the requests already
+     * received are answered, then the connection closes. Only ever set in DISPATCHED.
+     */
+    private boolean inputEnded;
+    /** Whether {@link #serve} is on the stack: a response completed inside it leaves the rest of its bytes to it. */
+    private boolean serving;
     /** In LINGERING: bytes read and dropped (the close comes at {@link #LINGER_BYTES}, far below 2 GiB). */
     private int lingerDiscarded;
     /**
@@ -231,6 +239,9 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
                 handshakeProgress(); // application bytes may come with the client's last handshake flight
             }
             if (n < 0) {
+                if (kept > 0) {
+                    inbound.keep(buffer.array(), 0, kept); // a pipelined request: still answered after a half-close
+                }
                 onEof();
                 return;
             }
@@ -301,7 +312,25 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
         flushOutput();
     }
 
+    /**
+     * The client ended its stream (TCP FIN, or TLS {@code close_notify}). With a whole request dispatched, that is
+     * a half-close (RFC 9112 9.6 lets a client do it; curl and load balancers do): no more requests will come, but
+     * the ones received are answered — the request in flight, then any pipelined after it — and the connection
+     * closes after the last answer ({@link #inputEnded}). In the middle of a head or a body, the client is gone.
+     */
     private void onEof() {
+        if (state == State.DISPATCHED) {
+            inputEnded = true;
+            if (reactor.events.on()) {
+                reactor.events.emit("half-close", id, null);
+            }
+            return; // reading stops (updateInterest); finishExchange and serve close after the last answer
+        }
+        clientGone();
+    }
+
+    /** The client left, or ended its stream in the middle of a request: fail the exchange, finish writing, close. */
+    private void clientGone() {
         if (reactor.events.on()) {
             reactor.events.emit("disconnect", id, null);
         }
@@ -312,6 +341,7 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
         if (!outputPending()) {
             close("eof");
         } else {
+            closeReason = "eof"; // what is written still leaves, but the connection ends because the client left
             closing(false);
         }
     }
@@ -324,6 +354,7 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
      */
     private void serve(byte[] bytes, int offset, int end) {
         int at = offset;
+        serving = true;
         try {
             while (at < end) {
                 switch (state) {
@@ -342,6 +373,26 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
             }
         } catch (RequestException e) {
             refuse(e.rule());
+        } finally {
+            serving = false;
+        }
+        if (inputEnded) {
+            afterInputEnded();
+        }
+    }
+
+    /**
+     * The client half-closed and the bytes it sent before are served: once no request is in flight, nothing more
+     * can come — close after the last answer; a request left incomplete means the client is gone.
+     */
+    private void afterInputEnded() {
+        switch (state) {
+            case IDLE -> {
+                closing(false);
+                flushOutput(); // what is staged leaves now; closes once written
+            }
+            case READING_HEAD, READING_BODY, STREAMING_BODY, DISCARDING_BODY -> clientGone();
+            default -> { } // DISPATCHED: its answer comes later; CLOSING and after: already closing
         }
     }
 
@@ -392,6 +443,7 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
         if (!head.chunked() && length <= options.bodyAggregationBytes() && !head.expectContinue()) {
             body.aggregate((int) length);
             moveTo(State.READING_BODY); // dispatched once the body is complete
+            startRequestRate();
             return;
         }
         BodyInput input = new BodyInput(started, options.inboundWindowBytes(), head.expectContinue());
@@ -400,6 +452,9 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
         body.stream(input, chunked, length, options.maxBodyBytes());
         started.bodyStreaming(input);
         moveTo(State.STREAMING_BODY);
+        if (!head.expectContinue()) {
+            startRequestRate(); // else once 100 Continue is sent: until then the client waits for us
+        }
         dispatch(started);
     }
 
@@ -409,6 +464,7 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
         if (log != null) {
             log.bodyBytes(at - offset);
         }
+        body.rateAdd(at - offset);
         if (body.takeWindowFull()) {
             pauseReading();
         }
@@ -424,6 +480,7 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
     }
 
     private void bodyComplete(RequestBody body) {
+        body.rateStop();
         Exchange current = exchange;
         switch (state) {
             case READING_BODY -> {
@@ -508,8 +565,9 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
 
     /** Sends {@code 100 Continue} for {@code ex} unless a final response was started. */
     void sendContinue(Exchange ex) {
-        if (writable(ex) && state != State.CLOSING && !ex.isResponseStarted()) {
-            out().sendContinue();
+        if (writable(ex) && state != State.CLOSING && !ex.isResponseStarted() && out().sendContinue()
+                && state == State.STREAMING_BODY) {
+            startRequestRate(); // from now on the client owes the body
         }
     }
 
@@ -589,6 +647,7 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
 
     /** The exchange is over (response sent, body read): back to IDLE, serving the next request if kept. */
     private void finishExchange() {
+        inbound.stopBodyRate();
         exchange = null;
         reactor.counters.exchangesEnded++;
         moveTo(State.IDLE);
@@ -601,6 +660,8 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
             // Kept bytes mean that no serve() is on the stack (it holds them while it runs): serve them now.
             byte[] kept = inbound.takeLeftover();
             serve(kept, 0, kept.length);
+        } else if (inputEnded && !serving) {
+            afterInputEnded(); // inside serve(), bytes of a next request may still be in its hands: it decides
         }
     }
 
@@ -687,6 +748,7 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
             if (log != null) {
                 log.written(written);
             }
+            outbound.rateAdd(written); // written > 0: the response side is there
             Exchange current = exchange;
             if (current != null) {
                 current.outboundWritten();
@@ -696,10 +758,17 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
             handshakeProgress(); // our last flight went out (TLS 1.2): the handshake may be done
         } else if (outputQueued()) {
             armTimer(outbound.lastWriteProgress() + reactor.options.writeStallTimeout().toNanos());
+            RateWindow rate = outbound.rateWindow(reactor.options.minResponseRate());
+            if (rate != null && !rate.running()) {
+                rate.start(reactor.now); // bytes wait for the client: it must take them at the rate
+                armTimer(rate.due());
+            }
         } else if (state == State.CLOSING) {
+            stopResponseRate();
             closeAfterLastResponse();
             return;
         } else {
+            stopResponseRate(); // nothing waits for the client
             releaseIdleOutbound();
         }
         updateInterest();
@@ -735,6 +804,22 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
     private boolean outputPending() {
         Outbound out = outbound;
         return out != null && out.pending();
+    }
+
+    private void stopResponseRate() {
+        Outbound out = outbound;
+        if (out != null) {
+            out.rateStop();
+        }
+    }
+
+    /** Starts (or restarts) the request body's rate window and arms the timer for its end. */
+    private void startRequestRate() {
+        RateWindow rate = inbound.body().rateWindow(reactor.options.minRequestBodyRate());
+        if (rate != null) {
+            rate.start(reactor.now);
+            armTimer(rate.due());
+        }
     }
 
     /** Queued response bytes of this connection, for writers waiting on any thread. */
@@ -787,6 +872,7 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
 
     private void pauseReading() {
         readPaused = true;
+        inbound.stopBodyRate(); // the handler holds things up, not the client
         updateInterest();
     }
 
@@ -797,6 +883,11 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
         }
         readPaused = false;
         since = reactor.now;
+        if (state == State.READING_BODY || state == State.DISCARDING_BODY
+                || (state == State.STREAMING_BODY && (!exchange.expectsContinue()
+                        || (outbound != null && outbound.continueSent())))) {
+            startRequestRate();
+        }
         updateInterest();
         if (channel.hasBufferedInput()) {
             reactor.execute(this::channelReady); // no readiness will come for bytes the channel already holds
@@ -808,7 +899,7 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
         if (state == State.CLOSED) {
             return;
         }
-        boolean reading = state == State.LINGERING || (state.reads() && !readPaused);
+        boolean reading = state == State.LINGERING || (state.reads() && !readPaused && !inputEnded);
         int wanted = (reading ? SelectionKey.OP_READ : 0) | (outputQueued() ? SelectionKey.OP_WRITE : 0);
         int ops = channel.interestOps(wanted);
         if (ops != interest) {
@@ -854,6 +945,24 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
                 return;
             }
             recheck = Math.min(recheck, due);
+        }
+        RateWindow responseRate = outputQueued() ? outbound.rate() : null;
+        if (responseRate != null && responseRate.running()) {
+            if (responseRate.due() - now <= 0 && responseRate.fellShort(now)) {
+                timedOut("response-rate", null);
+                return;
+            }
+            recheck = Math.min(recheck, responseRate.due());
+        }
+        RateWindow requestRate = inbound.bodyRate();
+        if (requestRate != null && requestRate.running() && !readPaused && (state == State.READING_BODY
+                || state == State.STREAMING_BODY || state == State.DISCARDING_BODY)) {
+            boolean stopped = since + options.bodyTimeout().toNanos() - now <= 0; // then the body timeout names it
+            if (!stopped && requestRate.due() - now <= 0 && requestRate.fellShort(now)) {
+                timedOut("request-rate", Refusal.BODY_TOO_SLOW);
+                return;
+            }
+            recheck = Math.min(recheck, requestRate.due());
         }
         if (state == State.IDLE && reactor.isDraining() && drainIdleDeadline() - now <= 0 && !outputQueued()) {
             close("stop");

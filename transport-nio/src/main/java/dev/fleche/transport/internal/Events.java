@@ -8,7 +8,7 @@ import java.lang.System.Logger.Level;
  * (connection life) and {@code WARNING} (handler failures). Each message reads {@code event=NAME conn=ID ...}
  * with stable names: {@code open}, {@code close}, {@code request}, {@code reject}, {@code timeout},
  * {@code tls-handshake}, {@code tls-error},
- * {@code disconnect}, {@code handler-error}. Zero cost when off: callers test {@link #on()} first, which is
+ * {@code disconnect}, {@code half-close}, {@code handler-error}. Zero cost when off: callers test {@link #on()} first, which is
  * decided once when the server starts.
  */
 final class Events {

@@ -92,6 +92,18 @@ final class Inbound {
         return decoder;
     }
 
+    /** The request body's rate window, or null (no body decoder yet, or no window made). */
+    RateWindow bodyRate() {
+        return body == null ? null : body.rate();
+    }
+
+    /** Stops the request body's rate window, if there is one. */
+    void stopBodyRate() {
+        if (body != null) {
+            body.rateStop();
+        }
+    }
+
     /** On close: gives the parser back and drops what is kept. */
     void release(Reactor reactor) {
         if (parser != null) {

@@ -1,5 +1,7 @@
 package dev.fleche.transport.internal;
 
+import dev.fleche.transport.MinDataRate;
+
 import dev.fleche.transport.HttpFields;
 
 import java.io.IOException;
@@ -36,6 +38,8 @@ final class Outbound {
     private boolean streamBody;
     private boolean streamChunked;
     private boolean streamCloses;
+    /** The minimum response rate's window, made the first time bytes wait for the client (null until then). */
+    private RateWindow rate;
 
     Outbound(Connection connection) {
         this.connection = connection;
@@ -256,5 +260,32 @@ final class Outbound {
     void drop() {
         queue = null;
         queuedBytes = 0;
+    }
+
+    // ---------------------------------------------------------------- minimum data rate
+
+    /** The rate window, made on first use; null when {@code min} is null (the rate is off). */
+    RateWindow rateWindow(MinDataRate min) {
+        if (rate == null && min != null) {
+            rate = new RateWindow(min);
+        }
+        return rate;
+    }
+
+    /** The rate window, or null when none was made. */
+    RateWindow rate() {
+        return rate;
+    }
+
+    void rateAdd(long bytes) {
+        if (rate != null) {
+            rate.add(bytes);
+        }
+    }
+
+    void rateStop() {
+        if (rate != null) {
+            rate.stop();
+        }
     }
 }

@@ -59,6 +59,17 @@ public final class Reactor implements Runnable {
     /** Tasks of {@code HttpExchange.schedule} holding a timer slot; written by this thread only. */
     volatile int scheduledTasks;
 
+    /**
+     * Tests only, else null: makes every connection's channel in place of {@link #openChannel}'s choice (a fake
+     * byte channel fed by a fuzz target). Package-private: nothing outside this package can set it.
+     */
+    ChannelFactory channelFactory;
+
+    /** What {@link #channelFactory} is: {@link #openChannel}'s signature. */
+    interface ChannelFactory {
+        ConnectionChannel open(SocketChannel socket, ConnectionChannel.Listener listener) throws IOException;
+    }
+
     /** TLS only (else null): the server's pool for delegated handshake tasks, and this reactor's record buffers. */
     private final HandshakeTasks handshakeTasks;
     private final PacketBufferPool tlsBuffers;
@@ -152,6 +163,14 @@ public final class Reactor implements Runnable {
             }
             ready.clear();
         }
+        finishTurn();
+    }
+
+    /**
+     * The rest of a turn after the ready keys: queued tasks, timers due at {@link #now}, the staged output. Tests
+     * that drive a connection by hand ({@link #driveFromCallingThread}) call it for each step.
+     */
+    void finishTurn() {
         runTasks();
         wheel.advance(now);
         flushStaged();
@@ -193,6 +212,15 @@ public final class Reactor implements Runnable {
         return Thread.currentThread() == thread;
     }
 
+    /**
+     * Tests only: makes the calling thread this reactor's loop thread without running the loop or its selector, so
+     * that a test can drive connections on fake channels ({@link #channelFactory}) step by step, deterministically.
+     * Never called on a started reactor.
+     */
+    void driveFromCallingThread() {
+        thread = Thread.currentThread();
+    }
+
     /** Adopts an accepted socket (from the acceptor thread). */
     public void adopt(SocketChannel channel, long id) {
         execute(() -> register(channel, id));
@@ -225,6 +253,9 @@ public final class Reactor implements Runnable {
      * connection, told on this reactor when a TLS delegated task finished.
      */
     ConnectionChannel openChannel(SocketChannel socket, ConnectionChannel.Listener listener) throws IOException {
+        if (channelFactory != null) {
+            return channelFactory.open(socket, listener);
+        }
         if (tlsBuffers == null) {
             return new PlainChannel(socket);
         }
@@ -261,6 +292,11 @@ public final class Reactor implements Runnable {
                     options.maxHeaderCount());
         }
         return parser;
+    }
+
+    /** Parsers waiting in the pool (a test's leak check: each borrowed parser comes back once). */
+    int pooledParsers() {
+        return parsers.size();
     }
 
     void returnParser(RequestHeadParser parser) {

@@ -19,6 +19,8 @@ enum Refusal {
     HEADER_TIMEOUT("RFC 9110 15.5.9", 408, "request head not received in time"),
     /** No request body bytes for {@code bodyTimeout} while the body is expected. */
     BODY_TIMEOUT("RFC 9110 15.5.9", 408, "request body not received in time"),
+    /** A request body arriving slower than {@code minRequestBodyRate} (after its grace period). */
+    BODY_TOO_SLOW("RFC 9110 15.5.9", 408, "request body slower than the minimum data rate"),
     /** The handler threw before starting a response. */
     HANDLER_FAILED("RFC 9110 15.6.1", 500, "internal server error"),
     /** The handler's response head would split the response (a field with CR or LF, a bad name). */

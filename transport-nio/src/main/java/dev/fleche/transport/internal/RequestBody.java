@@ -1,5 +1,7 @@
 package dev.fleche.transport.internal;
 
+import dev.fleche.transport.MinDataRate;
+
 import dev.fleche.transport.HttpFields;
 import dev.fleche.transport.http1.BodySink;
 import dev.fleche.transport.http1.ChunkedDecoder;
@@ -39,6 +41,8 @@ final class RequestBody implements BodySink {
     private int aggregateLength;
     private BodyInput input;
     private boolean windowFull;
+    /** The minimum request-body rate's window, made when the client first owes body bytes (null until then). */
+    private RateWindow rate;
 
     /** A {@code Content-Length} body of {@code length} bytes, kept whole until complete. */
     void aggregate(int length) {
@@ -159,5 +163,32 @@ final class RequestBody implements BodySink {
     /** Forgets the body in flight (the connection closes or the exchange is over). */
     void clear() {
         start(Mode.NONE, null, 0, 0);
+    }
+
+    // ---------------------------------------------------------------- minimum data rate
+
+    /** The rate window, made on first use; null when {@code min} is null (the rate is off). */
+    RateWindow rateWindow(MinDataRate min) {
+        if (rate == null && min != null) {
+            rate = new RateWindow(min);
+        }
+        return rate;
+    }
+
+    /** The rate window, or null when none was made. */
+    RateWindow rate() {
+        return rate;
+    }
+
+    void rateAdd(long bytes) {
+        if (rate != null) {
+            rate.add(bytes);
+        }
+    }
+
+    void rateStop() {
+        if (rate != null) {
+            rate.stop();
+        }
     }
 }

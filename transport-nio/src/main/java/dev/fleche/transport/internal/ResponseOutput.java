@@ -14,7 +14,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * hands them to the reactor, which frames and writes them (the head goes with the first hand-over). Backpressure:
  * a writer blocks while the bytes handed over but not yet on the socket exceed the high watermark, and resumes
  * below half of it; the reactor's write-stall timeout closes the connection (failing the writer) if the client
- * stops reading. On a reactor thread writes never block: above the watermark they fail.
+ * stops reading. On a reactor thread writes never block: above the watermark they fail, and the response is
+ * aborted (the bytes of that write cannot be kept).
  */
 final class ResponseOutput extends OutputStream {
     /** The response head, encoded by the reactor with the first part. */
@@ -157,7 +158,12 @@ final class ResponseOutput extends OutputStream {
             return;
         }
         if (exchange.inReactor()) {
-            throw new IOException("outbound buffer full (" + backlog() + " bytes); a reactor thread cannot block");
+            // The bytes of this hand-over are already taken: going on would send a body with a hole in it, framed
+            // as whole. The stream fails for good and the exchange is aborted (the client sees a cut, not a lie).
+            closed = true;
+            exchange.abort();
+            throw new IOException("outbound buffer full (" + backlog() + " bytes); a reactor thread cannot block;"
+                    + " response aborted");
         }
         waiting = true;
         try {

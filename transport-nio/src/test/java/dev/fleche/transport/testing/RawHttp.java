@@ -227,6 +227,11 @@ public class RawHttp implements AutoCloseable {
         return in.available();
     }
 
+    /** Ends the client's direction with a FIN (a half-close): the server's bytes can still be read. */
+    public void shutdownOutput() throws IOException {
+        socket.shutdownOutput();
+    }
+
     /** Closes with a reset (RST) instead of an orderly close (FIN): SO_LINGER 0, then close. */
     public void reset() throws IOException {
         socket.setSoLinger(true, 0);

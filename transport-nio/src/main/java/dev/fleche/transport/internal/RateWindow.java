@@ -1,0 +1,75 @@
+package dev.fleche.transport.internal;
+
+import dev.fleche.transport.MinDataRate;
+
+/**
+ * One direction's minimum data rate on a connection ({@link MinDataRate}): while it runs, the bytes moved in the
+ * current window, which must reach the rate's share of the window by its end; a window that did reach it starts
+ * the next. It runs only while the client is the one holding things up — the connection starts it when it begins
+ * to wait for the client (body bytes owed, response bytes blocked) and stops it when it stops. Holding no timer of
+ * its own, it tells the connection when its window ends ({@link #due()}), and the connection's one timer checks it.
+ * Reactor thread only.
+ *
+ * <pre>
+ *   STOPPED ─start()─▶ RUNNING ─window end, enough bytes─▶ RUNNING (next window)
+ *      ▲                  │ └───window end, too few bytes ─▶ (the connection times out)
+ *      └──── stop() ──────┘
+ * </pre>
+ */
+final class RateWindow {
+    /** Null when the rate is off: then it never runs. */
+    private final MinDataRate rate;
+    private boolean running;
+    private long start;
+    private long bytes;
+
+    RateWindow(MinDataRate rate) {
+        this.rate = rate;
+    }
+
+    /** Starts a window at {@code now} (again, if running). */
+    void start(long now) {
+        if (rate != null) {
+            running = true;
+            start = now;
+            bytes = 0;
+        }
+    }
+
+    /** Starts a window unless one runs. */
+    void startIfStopped(long now) {
+        if (!running) {
+            start(now);
+        }
+    }
+
+    void stop() {
+        running = false;
+    }
+
+    boolean running() {
+        return running;
+    }
+
+    /** Bytes moved; counted while running. */
+    void add(long n) {
+        if (running) {
+            bytes += n;
+        }
+    }
+
+    /** When the current window ends (only while running). */
+    long due() {
+        return start + rate.gracePeriod().toNanos();
+    }
+
+    /** At or after {@link #due()}: whether the window fell short; if not, the next window starts at {@code now}. */
+    boolean fellShort(long now) {
+        if (bytes < rate.bytesPerWindow()) {
+            return true;
+        }
+        start = now;
+        bytes = 0;
+        return false;
+    }
+}

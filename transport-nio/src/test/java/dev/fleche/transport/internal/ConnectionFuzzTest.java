@@ -1,0 +1,487 @@
+package dev.fleche.transport.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import com.code_intelligence.jazzer.junit.FuzzTest;
+import dev.fleche.transport.HttpExchange;
+import dev.fleche.transport.HttpFields;
+import dev.fleche.transport.ServerOptions;
+import dev.fleche.transport.http1.ProtocolRule;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+
+/**
+ * Fuzzes a whole {@link Connection}: a real one, on a real {@link Reactor} that is never started — the fuzz thread
+ * is its loop thread ({@link Reactor#driveFromCallingThread}) — reading the client's bytes from a {@link FakeChannel}
+ * (through the test hook {@link Reactor#channelFactory}) and writing into it. The input ({@link ConnectionScript})
+ * chooses the options, how reads cut the bytes, how much each write takes (nothing, a few bytes, all: back-pressure),
+ * when the clock moves (so timeouts fire in the middle), whether the client ends with a FIN, and what the handler
+ * does with each request: answer at once or later (from a pending action or a reactor timer), whole or streamed
+ * (chunked or with a length, small or larger than the staging buffer), reading the body first or not.
+ *
+ * <p>Each step delivers the readiness the connection asked for (its key's interest), runs the reactor's tasks and
+ * timers, some pending handler actions, and moves the clock; then a drain phase lets every write through, runs every
+ * action and moves the clock a second at a time until the connection is closed. Invariants, on every input:
+ * <ul>
+ *   <li>nothing escapes but the transport's own refusals: no exception out of the connection, no handler or
+ *       connection error logged (WARNING) by the transport, no misuse of the channel or key;</li>
+ *   <li>every refusal is a named rule with its status: each {@code reject} event names a {@link ProtocolRule} or
+ *       {@link Refusal} constant whose status it carries, and each refusal written has that status and reason;</li>
+ *   <li>what was written parses strictly ({@link ResponseReader}) as: at most one {@code 100 Continue} per request
+ *       that asked for it, the handler's answers in request order, each once, each naming its request
+ *       ({@code X-Seq} and a body of method, target and sequence number), then at most one refusal, after which
+ *       nothing; a response saying {@code Connection: close} is the last;</li>
+ *   <li>every request the handler saw is answered, except the last one when a refusal took its place or the
+ *       connection was closed under it; no request is dispatched after a refusal;</li>
+ *   <li>nothing leaks: at the end the connection is closed (its channel and key too), no timer is left on the
+ *       wheel, the staging buffer is free, the head parser went back to the pool once, the reactor's open count is
+ *       back to zero.</li>
+ * </ul>
+ * Plain {@code mvn verify} replays the corpus under {@code ConnectionFuzzTestInputs/}; {@code JAZZER_FUZZ=1}
+ * fuzzes (see FUZZING.md).
+ */
+class ConnectionFuzzTest {
+    /** Steps with the script's choices at most, per input byte (then the drain phase). */
+    private static final int STEPS_PER_BYTE = 4;
+    /** Drain steps of one second before a connection that is still open is a finding. */
+    private static final int DRAIN_STEPS = 600;
+    private static final int LARGE_BODY = 20_000;
+
+    private static final long[] CLOCK = {1_000_000_000L};
+    private static final Reactor[] REACTORS = new Reactor[4];
+    private static final AtomicInteger OPEN = new AtomicInteger();
+    private static final Capture CAPTURE = new Capture();
+    private static SocketChannel unconnected;
+    private static Run current;
+    private static long nextId = 1;
+
+    @FuzzTest(maxDuration = "50s")
+    void connectionInPieces(byte[] raw) throws Exception {
+        ConnectionScript script = ConnectionScript.of(raw);
+        Reactor reactor = reactor(script.options());
+        boolean passed = false;
+        try {
+            new Run(reactor, script).go();
+            passed = true;
+        } finally {
+            current = null;
+            if (!passed) {
+                REACTORS[script.options()] = null; // a failed input may leave state behind: start the next afresh
+                OPEN.set(0);
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- set-up, once per options
+
+    static ServerOptions options(int choice) {
+        ServerOptions.Builder options = ServerOptions.builder().address("127.0.0.1", 0).reactors(1)
+                .nanoClock(() -> CLOCK[0]);
+        return switch (choice) {
+            case 1 -> options.bodyAggregationBytes(8).maxBodyBytes(200).maxDiscardBytes(16).inboundWindowBytes(1024)
+                    .outboundHighWaterBytes(1024).build();
+            case 2 -> options.maxRequestLineBytes(64).maxHeaderBytes(256).maxHeaderCount(4).build();
+            case 3 -> options.idleTimeout(Duration.ofSeconds(2)).headerTimeout(Duration.ofSeconds(1))
+                    .bodyTimeout(Duration.ofSeconds(1)).writeStallTimeout(Duration.ofSeconds(1)).build();
+            default -> options.build();
+        };
+    }
+
+    private static Reactor reactor(int choice) throws IOException {
+        if (unconnected == null) {
+            CAPTURE.install();
+            unconnected = SocketChannel.open();
+        }
+        Reactor reactor = REACTORS[choice];
+        if (reactor == null) {
+            reactor = new Reactor(options(choice), exchange -> current.dispatched(exchange), OPEN, null, null);
+            reactor.channelFactory = (socket, listener) -> current.channel;
+            reactor.driveFromCallingThread();
+            reactor.returnParser(reactor.borrowParser()); // the pool holds one: a leak shows as one fewer
+            REACTORS[choice] = reactor;
+        }
+        reactor.driveFromCallingThread(); // Jazzer may call from another thread than the last input's
+        return reactor;
+    }
+
+    /** The transport's log records: DEBUG events (its structured events) and warnings. */
+    static final class Capture extends Handler {
+        final List<String> events = new ArrayList<>();
+        final List<LogRecord> warnings = new ArrayList<>();
+
+        void install() {
+            Logger logger = Logger.getLogger("dev.fleche.transport");
+            logger.setLevel(Level.FINE);
+            logger.setUseParentHandlers(false);
+            logger.addHandler(this);
+        }
+
+        void clear() {
+            events.clear();
+            warnings.clear();
+        }
+
+        @Override
+        public void publish(LogRecord record) {
+            if (record.getLevel().intValue() >= Level.WARNING.intValue()) {
+                warnings.add(record);
+            } else {
+                events.add(record.getMessage());
+            }
+        }
+
+        @Override public void flush() { }
+        @Override public void close() { }
+    }
+
+    // ---------------------------------------------------------------- one input
+
+    /** A request the handler saw. */
+    static final class Seen {
+        final int seq;
+        final HttpExchange exchange;
+        final boolean head;
+        final boolean expectsContinue;
+        byte[] answer;
+
+        Seen(int seq, HttpExchange exchange) {
+            this.seq = seq;
+            this.exchange = exchange;
+            this.head = exchange.method().equals("HEAD");
+            String expect = exchange.headers().get("Expect");
+            this.expectsContinue = expect != null && expect.equalsIgnoreCase("100-continue");
+        }
+    }
+
+    /** What the handler does with one request, from its choice byte. */
+    record Behaviour(int bits) {
+        /** 0 answer at once, 1 stream at once, 2 answer from a pending action, 3 from a reactor timer (2 ms). */
+        int mode() { return bits & 0x03; }
+        boolean readsBody() { return (bits & 0x04) != 0; }
+        boolean streamsWithLength() { return (bits & 0x08) != 0; }
+        boolean large() { return (bits & 0x10) != 0; }
+        boolean twoParts() { return (bits & 0x20) != 0; }
+        boolean streams() { return mode() == 1 || (bits & 0x40) != 0; }
+    }
+
+    final class Run {
+        final Reactor reactor;
+        final ConnectionScript script;
+        final FakeChannel channel;
+        final FakeKey key = new FakeKey(unconnected);
+        final List<Seen> seen = new ArrayList<>();
+        final ArrayDeque<Action> pending = new ArrayDeque<>();
+        /** Whether the transport aborted a response the handler streamed on the reactor above the watermark. */
+        boolean aborted;
+        Connection connection;
+
+        Run(Reactor reactor, ConnectionScript script) {
+            this.reactor = reactor;
+            this.script = script;
+            this.channel = new FakeChannel(script);
+        }
+
+        void go() throws IOException {
+            CAPTURE.clear();
+            current = this;
+            int parsersBefore = reactor.pooledParsers();
+            OPEN.incrementAndGet();
+            reactor.now = CLOCK[0];
+            connection = new Connection(reactor, null, nextId++);
+            connection.key = key;
+            connection.opened();
+            int most = STEPS_PER_BYTE * script.message().length + 16;
+            for (int n = 0; n < most && channel.readable() && key.isValid(); n++) {
+                step(script.step(n), false);
+            }
+            for (int n = 0; n < DRAIN_STEPS && (key.isValid() || reactor.scheduledTasks() > 0 || !pending.isEmpty()); n++) {
+                step(new ConnectionScript.Step(0xFF), true); // all writes, every action, one second at a time
+            }
+            assertTrue(channel.isClosed(), "connection still open after the drain: " + connection.closeReason);
+            check(parsersBefore);
+        }
+
+        private void step(ConnectionScript.Step step, boolean drain) {
+            channel.allowance = step.writeAllowance();
+            int ops = 0;
+            if (key.isValid()) {
+                if ((key.interestOps() & SelectionKey.OP_WRITE) != 0) {
+                    ops |= SelectionKey.OP_WRITE;
+                }
+                if ((key.interestOps() & SelectionKey.OP_READ) != 0 && channel.readable()) {
+                    ops |= SelectionKey.OP_READ;
+                }
+            }
+            if (ops != 0) {
+                connection.onReady(key.ready(ops));
+                reactor.finishTurn();
+            }
+            for (int n = drain ? pending.size() : step.handlerActions(); n > 0 && !pending.isEmpty(); n--) {
+                Action action = pending.poll();
+                if (!action.run()) {
+                    pending.add(action);
+                }
+            }
+            CLOCK[0] += drain ? drainAdvance(ops) : step.advanceNanos();
+            reactor.now = CLOCK[0];
+            reactor.finishTurn();
+        }
+
+        /**
+         * Draining: a second at a time while anything moves; when nothing can (no readiness, no pending action) and
+         * the connection's timer is all that is left, straight to its deadline.
+         */
+        private long drainAdvance(int ops) {
+            long second = 1_000_000_000L;
+            if (ops == 0 && pending.isEmpty() && reactor.scheduledTasks() == 0 && connection.isScheduled()) {
+                return Math.max(second, connection.deadline - CLOCK[0]);
+            }
+            return second;
+        }
+
+        // ------------------------------------------------------------ the handler
+
+        void dispatched(HttpExchange exchange) {
+            List<String> rejects = events("event=reject ");
+            assertTrue(rejects.isEmpty(), "request dispatched after a refusal: " + rejects);
+            Seen request = new Seen(seen.size(), exchange);
+            seen.add(request);
+            Behaviour behaviour = new Behaviour(script.handlerChoice(request.seq));
+            Action answer = () -> answer(request, behaviour);
+            Action work = behaviour.readsBody() && exchange.hasBody() ? readBodyThen(request, answer) : answer;
+            switch (behaviour.mode()) {
+                case 0, 1 -> {
+                    if (!work.run()) {
+                        pending.add(work);
+                    }
+                }
+                case 2 -> pending.add(work);
+                default -> exchange.schedule(() -> {
+                    if (!work.run()) {
+                        pending.add(work);
+                    }
+                }, 2, TimeUnit.MILLISECONDS);
+            }
+        }
+
+        /** Reads what has arrived without blocking; then {@code then} once the body is whole. */
+        private Action readBodyThen(Seen request, Action then) {
+            byte[] buffer = new byte[512];
+            return () -> {
+                HttpExchange exchange = request.exchange;
+                if (!exchange.isOpen() || exchange.isResponseStarted()) {
+                    return true; // the transport refused it or the client left: nothing to answer
+                }
+                try {
+                    InputStream body = exchange.requestBody();
+                    while (body.available() > 0) {
+                        body.read(buffer);
+                    }
+                    if (!exchange.isBodyReceived()) {
+                        return false; // more to come: try again later
+                    }
+                    if (body.read(buffer) != -1) {
+                        fail("bytes after the body was received and read");
+                    }
+                } catch (IOException e) {
+                    return true; // the body failed (a refusal or the client left)
+                }
+                return then.run();
+            };
+        }
+
+        private boolean answer(Seen request, Behaviour behaviour) {
+            HttpExchange exchange = request.exchange;
+            if (exchange.isResponseStarted()) {
+                return true; // the transport answered in our place (a refusal)
+            }
+            byte[] body = bodyFor(request, behaviour);
+            request.answer = body;
+            HttpFields fields = new HttpFields().add("Content-Type", "text/plain").add("X-Seq", "" + request.seq);
+            if (!behaviour.streams()) {
+                exchange.respond(200, fields, body);
+                return true;
+            }
+            try (OutputStream out = exchange.startResponse(200, null, fields,
+                    behaviour.streamsWithLength() ? body.length : -1)) {
+                int half = behaviour.twoParts() ? body.length / 2 : body.length;
+                out.write(body, 0, half);
+                out.flush();
+                out.write(body, half, body.length - half);
+            } catch (IOException e) {
+                // the connection closed, or a reactor thread cannot wait above the watermark (the transport then
+                // aborts the exchange: a cut response, closed as "aborted")
+                aborted |= e.getMessage().endsWith("response aborted");
+            }
+            return true;
+        }
+
+        private byte[] bodyFor(Seen request, Behaviour behaviour) {
+            String name = request.exchange.method() + " " + request.exchange.target() + " #" + request.seq + "\n";
+            StringBuilder text = new StringBuilder(name);
+            while (behaviour.large() && text.length() < LARGE_BODY) {
+                text.append(name);
+            }
+            return text.toString().getBytes(StandardCharsets.ISO_8859_1);
+        }
+
+        // ------------------------------------------------------------ checks
+
+        private List<String> events(String prefix) {
+            List<String> found = new ArrayList<>();
+            for (String event : CAPTURE.events) {
+                if (event.startsWith(prefix)) {
+                    found.add(event);
+                }
+            }
+            return found;
+        }
+
+        private void check(int parsersBefore) {
+            if (!CAPTURE.warnings.isEmpty()) {
+                LogRecord warning = CAPTURE.warnings.get(0);
+                throw new AssertionError("the transport logged " + warning.getMessage(), warning.getThrown());
+            }
+            String reason = connection.closeReason;
+            assertNotNull(reason, "closed without a reason");
+            assertTrue(!reason.equals("internal-error") && !reason.equals("handler-error")
+                    && (!reason.equals("aborted") || aborted), "closed as " + reason);
+            checkRejects();
+            checkResponses(reason);
+            // nothing leaks
+            assertTrue(!key.isValid(), "key not cancelled");
+            assertEquals(0, reactor.wheel.size(), "timers left on the wheel");
+            assertEquals(0, reactor.scheduledTasks(), "scheduled tasks left");
+            assertTrue(reactor.stagingOwner == null && reactor.staging.size() == 0, "staging buffer not released");
+            assertEquals(parsersBefore, reactor.pooledParsers(), "head parsers in the pool");
+            assertEquals(0, OPEN.get(), "open connections");
+        }
+
+        /** Whether the connection closed after its last response was written whole (not under a request). */
+        private boolean cleanClose(String closeReason) {
+            return closeReason.equals("done") || closeReason.startsWith("linger-");
+        }
+
+        /** Each {@code reject} event names a rule, with that rule's status. */
+        private void checkRejects() {
+            for (String event : events("event=reject ")) {
+                int status = Integer.parseInt(event.substring(event.indexOf("status=") + 7, event.indexOf(" reason=")));
+                String rule = event.substring(event.indexOf(" rule=") + 6);
+                assertEquals(ruleStatus(rule), status, event);
+            }
+        }
+
+        private int ruleStatus(String name) {
+            for (ProtocolRule rule : ProtocolRule.values()) {
+                if (rule.name().equals(name)) {
+                    return rule.status();
+                }
+            }
+            for (Refusal refusal : Refusal.values()) {
+                if (refusal.name().equals(name)) {
+                    return refusal.status();
+                }
+            }
+            throw new AssertionError("refusal without a named rule: " + name);
+        }
+
+        /** The refusals this connection may write: each rule's status and reason as the plain-text renderer has it. */
+        private Set<String> refusals() {
+            Set<String> all = new HashSet<>();
+            for (ProtocolRule rule : ProtocolRule.values()) {
+                all.add(rule.status() + " " + rule.reason() + "\n");
+            }
+            for (Refusal refusal : Refusal.values()) {
+                if (refusal.status() != 0) {
+                    all.add(refusal.status() + " " + refusal.reason(reactor.options) + "\n");
+                }
+            }
+            return all;
+        }
+
+        private void checkResponses(String closeReason) {
+            byte[] written = channel.written();
+            ResponseReader reader = new ResponseReader(written);
+            int answered = 0;
+            int continues = 0;
+            boolean refused = false;
+            boolean last = false;
+            while (!reader.atEnd()) {
+                assertTrue(!last, "bytes after the last response");
+                int next = answered;
+                ResponseReader.Response response = reader.next(fields -> {
+                    String seq = fields.get("x-seq");
+                    return seq != null && Integer.parseInt(seq) < seen.size() && seen.get(Integer.parseInt(seq)).head;
+                });
+                if (response == null) {
+                    break; // cut off by a close in the middle of a write: checked below
+                }
+                if (response.status() == 100) {
+                    continues++;
+                    continue;
+                }
+                String seq = response.field("x-seq");
+                if (seq == null) {
+                    assertTrue(refusals().contains(response.status() + " " + response.bodyText()),
+                            "a refusal that names no rule: " + response.statusLine() + " " + response.bodyText());
+                    assertEquals("close", response.field("connection"), "a refusal keeps the connection");
+                    refused = true;
+                    last = true;
+                    continue;
+                }
+                assertEquals(String.valueOf(next), seq, "answers out of order or twice");
+                assertTrue(next < seen.size(), "an answer to a request the handler never saw");
+                Seen request = seen.get(next);
+                assertNotNull(request.answer, "an answer the handler never gave: " + seq);
+                String expected = new String(request.answer, StandardCharsets.ISO_8859_1);
+                if (request.head) {
+                    assertEquals("", response.bodyText(), "a body in the answer to HEAD");
+                } else if (response.untilEnd() && !cleanClose(closeReason)) {
+                    // a body delimited by the close (HTTP/1.0): when the close cut it, what came is a prefix
+                    assertTrue(expected.startsWith(response.bodyText()), "the answer names another request");
+                } else {
+                    assertEquals(expected, response.bodyText(), "the answer names another request");
+                }
+                answered++;
+                last = response.closes();
+            }
+            long asked = seen.stream().filter(s -> s.expectsContinue).count();
+            assertTrue(continues <= asked, continues + " interim 100 for " + asked + " requests that asked");
+            // A clean close comes after the last response was written whole: then every request the handler saw is
+            // answered, but the one a refusal took the place of. Closed under a request (a timeout, the client
+            // leaving, the discard limit), the answers queued behind the write (pipelined requests are served once a
+            // response is queued) may be lost: what was written must still be in order and once each.
+            int unanswered = seen.size() - answered;
+            if (cleanClose(closeReason)) {
+                assertTrue(!reader.truncated(), "a response cut short on a clean close (" + closeReason + ")");
+                assertTrue(unanswered == 0 || (unanswered == 1 && refused),
+                        unanswered + " requests the handler saw were not answered, yet the connection closed cleanly");
+            }
+        }
+    }
+
+    /** Handler work that may have to wait; returns whether it is done. */
+    interface Action {
+        boolean run();
+    }
+}

@@ -1,0 +1,118 @@
+package dev.fleche.transport.internal;
+
+import java.util.Arrays;
+
+/**
+ * How {@link ConnectionFuzzTest} reads its raw input: a small control prefix, then the bytes the client sends. The
+ * prefix keeps the corpus readable (a seed is two control bytes followed by the requests as they go on the wire)
+ * while letting the fuzzer choose the options, the read split points, the write side's back-pressure, the clock and
+ * the handler's behaviour.
+ *
+ * <pre>
+ *   byte 0:  bits 0-2  r, the number of read-piece bytes that follow (0: each read takes all that is left)
+ *            bit  3    the client ends its stream (FIN) after the last byte
+ *            bits 4-5  which options (see ConnectionFuzzTest): 0 test defaults, 1 small bodies and windows,
+ *                      2 small head limits, 3 minimum data rates on
+ *   byte 1:  bits 0-2  s, the number of step bytes that follow (0: every step writes all, runs every handler action)
+ *            bits 3-5  h, the number of handler bytes that follow (0: every request answered at once, whole)
+ *   r bytes: read pieces: byte b means a read of at most b + 1 bytes, used in turn and cycled
+ *   s bytes: steps, cycled (see {@link Step})
+ *   h bytes: handler choices, one per request, cycled (see ConnectionFuzzTest.Behaviour)
+ *   the rest: what the client sends
+ * </pre>
+ */
+final class ConnectionScript {
+    private final int options;
+    private final boolean fin;
+    private final int[] pieces;
+    private final byte[] steps;
+    private final byte[] handler;
+    private final byte[] message;
+
+    private ConnectionScript(int options, boolean fin, int[] pieces, byte[] steps, byte[] handler, byte[] message) {
+        this.options = options;
+        this.fin = fin;
+        this.pieces = pieces;
+        this.steps = steps;
+        this.handler = handler;
+        this.message = message;
+    }
+
+    static ConnectionScript of(byte[] raw) {
+        int b0 = raw.length > 0 ? raw[0] & 0xFF : 0;
+        int b1 = raw.length > 1 ? raw[1] & 0xFF : 0;
+        int at = Math.min(2, raw.length);
+        int r = Math.min(b0 & 0x07, raw.length - at);
+        int[] pieces = new int[r];
+        for (int i = 0; i < r; i++) {
+            pieces[i] = (raw[at + i] & 0xFF) + 1;
+        }
+        at += r;
+        int s = Math.min(b1 & 0x07, raw.length - at);
+        byte[] steps = Arrays.copyOfRange(raw, at, at + s);
+        at += s;
+        int h = Math.min((b1 >>> 3) & 0x07, raw.length - at);
+        byte[] handler = Arrays.copyOfRange(raw, at, at + h);
+        at += h;
+        return new ConnectionScript((b0 >>> 4) & 0x03, (b0 & 0x08) != 0, pieces, steps, handler,
+                Arrays.copyOfRange(raw, at, raw.length));
+    }
+
+    int options() {
+        return options;
+    }
+
+    boolean fin() {
+        return fin;
+    }
+
+    byte[] message() {
+        return message;
+    }
+
+    /** The most the {@code n}th read may take. */
+    int piece(int n) {
+        return pieces.length == 0 ? Integer.MAX_VALUE : pieces[n % pieces.length];
+    }
+
+    /** What step {@code n} does. */
+    Step step(int n) {
+        return steps.length == 0 ? Step.FREE : new Step(steps[n % steps.length] & 0xFF);
+    }
+
+    /** The handler's choice byte for request {@code seq}. */
+    int handlerChoice(int seq) {
+        return handler.length == 0 ? 0 : handler[seq % handler.length] & 0xFF;
+    }
+
+    /**
+     * One step of the drive loop.
+     * <pre>
+     *   bits 0-2  how much each write may take: 0 nothing (a full socket), 1 one byte, 2 five, 3 a hundred, 4-7 all
+     *   bits 3-4  how many pending handler actions run in this step (0-3)
+     *   bits 5-7  how far the clock moves after it: 0, 1 ms, 50 ms, 1 s, 6 s, 21 s, 31 s, 61 s
+     * </pre>
+     */
+    record Step(int bits) {
+        static final Step FREE = new Step(0x1F); // writes take all, three actions, clock still
+        private static final long[] ADVANCE_MILLIS = {0, 1, 50, 1_000, 6_000, 21_000, 31_000, 61_000};
+
+        int writeAllowance() {
+            return switch (bits & 0x07) {
+                case 0 -> 0;
+                case 1 -> 1;
+                case 2 -> 5;
+                case 3 -> 100;
+                default -> Integer.MAX_VALUE;
+            };
+        }
+
+        int handlerActions() {
+            return (bits >>> 3) & 0x03;
+        }
+
+        long advanceNanos() {
+            return ADVANCE_MILLIS[(bits >>> 5) & 0x07] * 1_000_000L;
+        }
+    }
+}
