@@ -157,6 +157,12 @@ public interface HttpExchange {
     /**
      * Registers a callback run (on the reactor thread) when the client disconnects before this exchange's
      * response is complete. If the client is already gone it runs at once. Callbacks must not block.
+     *
+     * <p>Registering also decides what a client's FIN after the whole request means. Without a callback it is a
+     * half-close: the client still gets this response (and any pipelined after it). With one — the exchange waits
+     * for something (a long-poll, a suspended request) and wants to know if the client leaves — a FIN counts as the
+     * client leaving, as on Jersey's other containers: the callbacks run, and nothing waits for a client that will
+     * most likely never read the answer.
      */
     void onDisconnect(Runnable callback);
 

@@ -191,6 +191,7 @@ class AccessLogTest {
         String received;
         try (RawClient client = RawClient.connect(server)) {
             received = client.send("GET /stream HTTP/1.1\r\nHost: t\r\n\r\n").readUntil("part1\r\n");
+            client.reset(); // leaves (a FIN after a whole request would be a half-close, still to be answered)
         }
         assertEquals(List.of("{\"time\":\"2026-01-02T03:04:05.678Z\",\"remote\":\"127.0.0.1\",\"method\":\"GET\","
                 + "\"target\":\"/stream\",\"protocol\":\"HTTP/1.1\",\"status\":200,\"bytesIn\":0,\"bytesOut\":"

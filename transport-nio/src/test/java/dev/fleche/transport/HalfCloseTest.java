@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -18,7 +19,8 @@ import org.junit.jupiter.api.Timeout;
  * A client that sends whole requests and then ends its direction (TCP FIN, {@code shutdownOutput()}, as curl and
  * load balancers do) still gets every answer, then the server closes (RFC 9112 9.6). The handler holds each exchange
  * until the test has seen the server read the FIN, so the FIN arrives while the request is in flight. A FIN in the
- * middle of a request is still the client leaving.
+ * middle of a request is still the client leaving, and so is one while the exchange watches for the client's
+ * departure ({@code onDisconnect}: a long-poll), as on Jersey's other containers.
  */
 @Timeout(20)
 class HalfCloseTest {
@@ -122,5 +124,36 @@ class HalfCloseTest {
         }
         awaitEvent("event=disconnect conn=1");
         assertEquals(1, server.metrics().requests());
+    }
+
+    @Test
+    void finWhileTheExchangeWatchesForDepartureIsTheClientLeaving() throws Exception {
+        CountDownLatch left = new CountDownLatch(1);
+        try (RawClient client = RawClient.connect(server)) {
+            client.send("GET /poll HTTP/1.1\r\nHost: test\r\n\r\n");
+            HttpExchange exchange = next();
+            exchange.onDisconnect(left::countDown); // a long-poll: it waits, and wants to know if the client leaves
+            client.shutdownOutput();
+            assertTrue(left.await(10, SECONDS), "the departure callback did not run");
+            assertFalse(exchange.isOpen());
+            client.assertEof(); // nothing is answered to a client that left
+        }
+        awaitEvent("event=disconnect conn=1");
+        awaitEvent("event=close conn=1 reason=eof");
+    }
+
+    @Test
+    void aWatchRegisteredAfterTheFinStillSeesTheDeparture() throws Exception {
+        CountDownLatch left = new CountDownLatch(1);
+        try (RawClient client = RawClient.connect(server)) {
+            client.send("GET /poll HTTP/1.1\r\nHost: test\r\n\r\n");
+            HttpExchange exchange = next();
+            client.shutdownOutput();
+            awaitEvent("event=half-close conn=1");
+            exchange.onDisconnect(left::countDown);
+            assertTrue(left.await(10, SECONDS), "the departure callback did not run");
+            client.assertEof();
+        }
+        awaitEvent("event=close conn=1 reason=eof");
     }
 }

@@ -321,12 +321,27 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
     private void onEof() {
         if (state == State.DISPATCHED) {
             inputEnded = true;
+            Exchange current = exchange;
+            if (current != null && current.watchesDeparture()) {
+                clientGone(); // someone waits to hear the client left (a long-poll): it must not wait for ever
+                return;
+            }
             if (reactor.events.on()) {
                 reactor.events.emit("half-close", id, null);
             }
             return; // reading stops (updateInterest); finishExchange and serve close after the last answer
         }
         clientGone();
+    }
+
+    /**
+     * {@code ex} began to watch for the client's departure ({@link HttpExchange#onDisconnect}): a half-close already
+     * seen while it is in flight now counts as the client leaving, as it would have had the watch come first.
+     */
+    void departureWatched(Exchange ex) {
+        if (inputEnded && ex == exchange && state == State.DISPATCHED) {
+            clientGone();
+        }
     }
 
     /** The client left, or ended its stream in the middle of a request: fail the exchange, finish writing, close. */

@@ -323,8 +323,14 @@ final class Exchange implements HttpExchange {
                     disconnectCallbacks = new ArrayList<>(2);
                 }
                 disconnectCallbacks.add(callback);
+                connection.departureWatched(this);
             }
         });
+    }
+
+    /** Reactor: whether callbacks wait to hear that the client left before the response was complete. */
+    boolean watchesDeparture() {
+        return disconnectCallbacks != null && !responseWritten;
     }
 
     // ---------------------------------------------------------------- reactor
