@@ -479,7 +479,7 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
         if (log != null) {
             log.bodyBytes(at - offset);
         }
-        body.rateAdd(at - offset);
+        RateWindow.add(body.rate(), at - offset);
         if (body.takeWindowFull()) {
             pauseReading();
         }
@@ -495,7 +495,7 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
     }
 
     private void bodyComplete(RequestBody body) {
-        body.rateStop();
+        RateWindow.stop(body.rate());
         Exchange current = exchange;
         switch (state) {
             case READING_BODY -> {
@@ -763,7 +763,7 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
             if (log != null) {
                 log.written(written);
             }
-            outbound.rateAdd(written); // written > 0: the response side is there
+            RateWindow.add(outbound.rate(), written); // written > 0: the response side is there
             Exchange current = exchange;
             if (current != null) {
                 current.outboundWritten();
@@ -824,7 +824,7 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
     private void stopResponseRate() {
         Outbound out = outbound;
         if (out != null) {
-            out.rateStop();
+            RateWindow.stop(out.rate());
         }
     }
 

@@ -100,7 +100,7 @@ final class Inbound {
     /** Stops the request body's rate window, if there is one. */
     void stopBodyRate() {
         if (body != null) {
-            body.rateStop();
+            RateWindow.stop(body.rate());
         }
     }
 

@@ -266,26 +266,11 @@ final class Outbound {
 
     /** The rate window, made on first use; null when {@code min} is null (the rate is off). */
     RateWindow rateWindow(MinDataRate min) {
-        if (rate == null && min != null) {
-            rate = new RateWindow(min);
-        }
-        return rate;
+        return rate != null ? rate : (rate = RateWindow.of(min));
     }
 
     /** The rate window, or null when none was made. */
     RateWindow rate() {
         return rate;
-    }
-
-    void rateAdd(long bytes) {
-        if (rate != null) {
-            rate.add(bytes);
-        }
-    }
-
-    void rateStop() {
-        if (rate != null) {
-            rate.stop();
-        }
     }
 }

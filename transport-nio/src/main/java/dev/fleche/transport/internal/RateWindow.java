@@ -27,6 +27,25 @@ final class RateWindow {
         this.rate = rate;
     }
 
+    /** A window for {@code rate}, or null when the rate is off. */
+    static RateWindow of(MinDataRate rate) {
+        return rate == null ? null : new RateWindow(rate);
+    }
+
+    /** Counts {@code n} bytes in {@code window}, if there is one (its owner made none yet, or the rate is off). */
+    static void add(RateWindow window, long n) {
+        if (window != null) {
+            window.add(n);
+        }
+    }
+
+    /** Stops {@code window}, if there is one. */
+    static void stop(RateWindow window) {
+        if (window != null) {
+            window.stop();
+        }
+    }
+
     /** Starts a window at {@code now} (again, if running). */
     void start(long now) {
         if (rate != null) {
