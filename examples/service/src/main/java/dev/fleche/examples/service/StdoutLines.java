@@ -1,6 +1,7 @@
 package dev.fleche.examples.service;
 
 import java.io.PrintStream;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
@@ -14,6 +15,7 @@ import java.util.logging.Logger;
 final class StdoutLines extends Handler {
     /** Kept: java.util.logging holds its loggers weakly, and a collected one would lose this handler. */
     private static Logger routed;
+    private static final ReentrantLock ROUTING = new ReentrantLock();
 
     private final PrintStream out;
 
@@ -22,17 +24,22 @@ final class StdoutLines extends Handler {
     }
 
     /** Sends the messages of logger {@code name} (INFO and above) to {@code System.out} (as it is now) only. */
-    static synchronized void route(String name) {
-        Logger logger = Logger.getLogger(name);
-        for (Handler handler : logger.getHandlers()) {
-            if (handler instanceof StdoutLines) {
-                logger.removeHandler(handler); // routed before (a restart in the same JVM): once is enough
+    static void route(String name) {
+        ROUTING.lock(); // a lock, not a monitor: a virtual thread waiting here does not pin its carrier
+        try {
+            Logger logger = Logger.getLogger(name);
+            for (Handler handler : logger.getHandlers()) {
+                if (handler instanceof StdoutLines) {
+                    logger.removeHandler(handler); // routed before (a restart in the same JVM): once is enough
+                }
             }
+            logger.setUseParentHandlers(false);
+            logger.setLevel(Level.INFO);
+            logger.addHandler(new StdoutLines(System.out));
+            routed = logger;
+        } finally {
+            ROUTING.unlock();
         }
-        logger.setUseParentHandlers(false);
-        logger.setLevel(Level.INFO);
-        logger.addHandler(new StdoutLines(System.out));
-        routed = logger;
     }
 
     @Override
