@@ -61,11 +61,11 @@ public final class FlecheContainer implements Container {
     private volatile boolean running;
 
     FlecheContainer(Application application) {
-        this(new ApplicationHandler(application));
+        this(Deployment.handler(application));
     }
 
     FlecheContainer(Class<? extends Application> applicationClass) {
-        this(new ApplicationHandler(applicationClass));
+        this(Deployment.handler(applicationClass));
     }
 
     private FlecheContainer(ApplicationHandler handler) {
@@ -90,7 +90,7 @@ public final class FlecheContainer implements Container {
 
     @Override
     public void reload(ResourceConfig configuration) {
-        ApplicationHandler next = new ApplicationHandler(configuration);
+        ApplicationHandler next = Deployment.handler(configuration);
         ApplicationHandler previous = deployment.handler();
         deployment = Deployment.of(next, rootPath);
         if (running) {

@@ -34,10 +34,6 @@ public final class FlecheRequestIds implements Feature {
 
     @Override
     public boolean configure(FeatureContext context) {
-        if (context.getConfiguration().isRegistered(TraceFilter.class)) {
-            return false;
-        }
-        TraceFilter.register(context);
-        return true;
+        return TraceFilter.register(context);
     }
 }

@@ -68,6 +68,45 @@ class MetricsTest {
         }
     }
 
+    @Path("items")
+    public static class Items {
+        @GET
+        @Path("{id}")
+        public String item(@jakarta.ws.rs.PathParam("id") int id) {
+            if (id == 500) {
+                throw new IllegalStateException("unmapped");
+            }
+            if (id == 409) {
+                throw new jakarta.ws.rs.WebApplicationException(409);
+            }
+            if (id == 303) {
+                return null;
+            }
+            return "item " + id;
+        }
+
+        @GET
+        @Path("moved")
+        public jakarta.ws.rs.core.Response moved() {
+            return jakarta.ws.rs.core.Response.seeOther(URI.create("/items/1")).build();
+        }
+
+        @jakarta.ws.rs.POST
+        @jakarta.ws.rs.Consumes("application/json")
+        public String post(String body) {
+            return body;
+        }
+    }
+
+    @Path("timed")
+    public static class TimedResource {
+        @GET
+        @io.micrometer.core.annotation.Timed("custom.timed")
+        public String timed() {
+            return "timed";
+        }
+    }
+
     /** Counts finished requests; ranked after the metrics listener (Jersey calls listeners by ascending rank). */
     final class Finished implements ApplicationEventListener {
         @Override
@@ -151,6 +190,61 @@ class MetricsTest {
         assertEquals(2, hello.takeSnapshot().percentileValues().length, "the percentiles asked for");
         assertEquals(1, registry.get(FlecheMetrics.DEFAULT_REQUEST_METRIC).tags("status", "404").timer().count());
         assertEquals(2, registry.get(FlecheMetrics.DEFAULT_REQUEST_METRIC).timers().size());
+    }
+
+    /** The same meters, tags and counts as jersey-micrometer's own listener, fed the same requests. */
+    @Test
+    void requestTimersMatchJerseyMicrometer() throws Exception {
+        SimpleMeterRegistry ours = new SimpleMeterRegistry();
+        SimpleMeterRegistry jerseys = new SimpleMeterRegistry();
+        start(new FlecheMetrics(ours), new ResourceConfig(Hello.class, Items.class).register(
+                new org.glassfish.jersey.micrometer.server.MetricsApplicationEventListener(jerseys,
+                        new org.glassfish.jersey.micrometer.server.DefaultJerseyTagsProvider(),
+                        FlecheMetrics.DEFAULT_REQUEST_METRIC, true)));
+        String[] paths = {"hello", "hello", "items/7", "items/8", "items/500", "items/409", "items/409",
+            "items/303", "items/moved", "missing", "items/x"};
+        for (String path : paths) {
+            get(path);
+        }
+        HttpRequest head = HttpRequest.newBuilder(server.baseUri().resolve("hello"))
+                .method("HEAD", HttpRequest.BodyPublishers.noBody()).timeout(Duration.ofSeconds(10)).build();
+        assertEquals(200, client.send(head, HttpResponse.BodyHandlers.discarding()).statusCode());
+        assertTrue(finished.tryAcquire(paths.length + 1, 10, TimeUnit.SECONDS));
+
+        Map<String, Long> expected = timers(jerseys);
+        assertEquals(9, expected.size(), expected.toString());
+        assertEquals(expected, timers(ours));
+        assertEquals(2L, expected.get("[tag(exception=WebApplicationException), tag(method=GET), "
+                + "tag(outcome=CLIENT_ERROR), tag(status=409), tag(uri=/items/{id})]"), expected.toString());
+
+        // Ours also times what is refused before a resource method matched (jersey-micrometer's does not).
+        HttpRequest post = HttpRequest.newBuilder(server.baseUri().resolve("items"))
+                .POST(HttpRequest.BodyPublishers.ofString("x")).header("Content-Type", "text/plain")
+                .timeout(Duration.ofSeconds(10)).build();
+        assertEquals(415, client.send(post, HttpResponse.BodyHandlers.discarding()).statusCode());
+        assertTrue(finished.tryAcquire(1, 10, TimeUnit.SECONDS));
+        assertEquals(1, ours.get(FlecheMetrics.DEFAULT_REQUEST_METRIC).tags("status", "415").timer().count());
+    }
+
+    /** With a {@code @Timed} method, jersey-micrometer's own listener times the requests. */
+    @Test
+    void timedAnnotationsAreHonoured() throws Exception {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        start(new FlecheMetrics(registry), new ResourceConfig(Hello.class, TimedResource.class));
+        assertEquals(200, get("timed"));
+        assertEquals(200, get("hello"));
+        assertTrue(finished.tryAcquire(2, 10, TimeUnit.SECONDS));
+        assertEquals(1, registry.get("custom.timed").timer().count());
+        assertEquals(1, registry.get(FlecheMetrics.DEFAULT_REQUEST_METRIC).tags("uri", "/hello").timer().count());
+    }
+
+    /** Each request timer of {@code registry}: its sorted tags and its count. */
+    private static Map<String, Long> timers(MeterRegistry registry) {
+        Map<String, Long> timers = new java.util.TreeMap<>();
+        for (Timer timer : registry.get(FlecheMetrics.DEFAULT_REQUEST_METRIC).timers()) {
+            timers.put(timer.getId().getTags().toString(), timer.count());
+        }
+        return timers;
     }
 
     @Test

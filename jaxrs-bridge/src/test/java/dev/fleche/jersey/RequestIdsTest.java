@@ -49,10 +49,31 @@ class RequestIdsTest {
         }
     }
 
+    /** The request id as the first pre-matching filter of the application sees it. */
+    static final java.util.concurrent.atomic.AtomicReference<Object> SEEN_FIRST =
+            new java.util.concurrent.atomic.AtomicReference<>();
+
+    @jakarta.ws.rs.container.PreMatching
+    @jakarta.annotation.Priority(1)
+    public static class FirstFilter implements jakarta.ws.rs.container.ContainerRequestFilter {
+        @Override
+        public void filter(ContainerRequestContext request) {
+            SEEN_FIRST.set(request.getProperty(FlecheProperties.REQUEST_ID));
+        }
+    }
+
     @BeforeAll
     static void start() {
         server = FlecheHttpServerFactory.createServer(URI.create("http://127.0.0.1:0/"),
-                new ResourceConfig(Traced.class).register(FlecheRequestIds.class));
+                new ResourceConfig(Traced.class, FirstFilter.class).register(FlecheRequestIds.class));
+    }
+
+    /** In the Fleche container the container sets the id before Jersey runs any filter (elsewhere, a filter does). */
+    @Test
+    void theContainerSetsTheIdBeforeEveryFilter() throws Exception {
+        HttpResponse<String> response = get("trace", "X-Request-Id", "first-1");
+        assertEquals("first-1", idOf(response));
+        assertEquals("first-1", SEEN_FIRST.get());
     }
 
     @AfterAll

@@ -21,9 +21,33 @@ import java.net.URI;
  * @param routes      where {@code @NonBlocking} applies
  * @param baseUris    base URIs per host
  * @param headerText  response header values as text, for this application
+ * @param requestIds  request ids and trace context made by the container (the application registered
+ *                    {@code FlecheRequestIds}), or null
  */
 public record Deployment(ApplicationHandler handler, String basePath, Settings settings, NonBlockingRoutes routes,
-                         BaseUris baseUris, HeaderText headerText) {
+                         BaseUris baseUris, HeaderText headerText, RequestIds requestIds) {
+    /** Set while this thread builds an application handler for the Fleche container. */
+    private static final ThreadLocal<Boolean> BUILDING = new ThreadLocal<>();
+
+    /**
+     * Jersey's handler of {@code application} (an {@code Application} or its class), built knowing that the Fleche
+     * container serves it: features configured meanwhile (on this thread) see {@link #buildingForFleche()}.
+     */
+    public static ApplicationHandler handler(Object application) {
+        BUILDING.set(Boolean.TRUE);
+        try {
+            return application instanceof Class<?> type
+                    ? new ApplicationHandler(type.asSubclass(jakarta.ws.rs.core.Application.class))
+                    : new ApplicationHandler((jakarta.ws.rs.core.Application) application);
+        } finally {
+            BUILDING.remove();
+        }
+    }
+
+    /** Whether this thread is building an application handler for the Fleche container ({@link #handler}). */
+    public static boolean buildingForFleche() {
+        return BUILDING.get() != null;
+    }
 
     /** {@code handler}'s application deployed under {@code rootPath}. */
     public static Deployment of(ApplicationHandler handler, String rootPath) {
@@ -31,7 +55,8 @@ public record Deployment(ApplicationHandler handler, String basePath, Settings s
         String basePath = basePath(rootPath, rawApplicationPath(config.getApplicationPath()));
         Settings settings = Settings.from(config.getProperties());
         return new Deployment(handler, basePath, settings, NonBlockingRoutes.of(config),
-                new BaseUris(basePath, settings.trustForwarded()), new HeaderText(config));
+                new BaseUris(basePath, settings.trustForwarded()), new HeaderText(config),
+                config.getProperty(TraceFilter.IN_CONTAINER) instanceof RequestIds ids ? ids : null);
     }
 
     /**
@@ -59,6 +84,9 @@ public record Deployment(ApplicationHandler handler, String basePath, Settings s
         MultivaluedMap<String, String> headers = request.getHeaders();
         for (int i = 0, n = fields.size(); i < n; i++) {
             headers.add(fields.name(i), fields.value(i));
+        }
+        if (requestIds != null) {
+            TraceFilter.publish(TraceFilter.trace(fields, requestIds), exchange, request::setProperty);
         }
         request.setWriter(writer);
         return request;

@@ -102,6 +102,9 @@ public final class ResponseWriter implements ContainerResponseWriter {
         int status = response.getStatus();
         String reason = response.getStatusInfo().getReasonPhrase(); // the application's, when it set one
         HttpFields fields = fields(response, deployment.headerText());
+        if (deployment.requestIds() != null) {
+            TraceFilter.echo(fields, response.getRequestContext());
+        }
         boolean head = "HEAD".equals(exchange.method());
         OutputStream out;
         if (head && contentLength >= 0) {

@@ -23,10 +23,14 @@ final class LineFormat {
 
     private static final DateTimeFormatter CLF_TIME =
             DateTimeFormatter.ofPattern("dd/MMM/yyyy:HH:mm:ss Z", Locale.ENGLISH).withZone(ZoneOffset.UTC);
-    private static final DateTimeFormatter ISO_TIME =
-            DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'", Locale.ROOT).withZone(ZoneOffset.UTC);
+    /** The JSON format's time is this, {@code .}, three digits of milliseconds and {@code Z}. */
+    private static final DateTimeFormatter ISO_SECOND =
+            DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss", Locale.ROOT).withZone(ZoneOffset.UTC);
 
     private final AccessLog.Format format;
+    /** The second whose text {@link #secondText} holds ({@code Long.MIN_VALUE}: none yet); the writer's thread only. */
+    private long second = Long.MIN_VALUE;
+    private String secondText;
 
     LineFormat(AccessLog.Format format) {
         this.format = format;
@@ -56,11 +60,9 @@ final class LineFormat {
         }
     }
 
-    private static void common(StringBuilder out, LogEntry entry) {
+    private void common(StringBuilder out, LogEntry entry) {
         textOrDash(out, remote(entry), MAX_ID);
-        out.append(" - - [");
-        CLF_TIME.formatTo(startTime(entry), out);
-        out.append("] \"");
+        out.append(" - - [").append(second(startMillis(entry), CLF_TIME)).append("] \"");
         if (entry.head == null) {
             out.append('-');
         } else {
@@ -83,10 +85,12 @@ final class LineFormat {
         }
     }
 
-    private static void json(StringBuilder out, LogEntry entry) {
-        out.append("{\"time\":\"");
-        ISO_TIME.formatTo(startTime(entry), out);
-        out.append('"');
+    private void json(StringBuilder out, LogEntry entry) {
+        long start = startMillis(entry);
+        int millis = (int) Math.floorMod(start, 1000L);
+        out.append("{\"time\":\"").append(second(start, ISO_SECOND)).append('.')
+                .append((char) ('0' + millis / 100)).append((char) ('0' + millis / 10 % 10))
+                .append((char) ('0' + millis % 10)).append("Z\"");
         jsonField(out, "remote", remote(entry), MAX_ID);
         if (entry.head != null) {
             jsonField(out, "method", entry.head.method(), MAX_ID);
@@ -131,9 +135,22 @@ final class LineFormat {
         }
     }
 
-    /** When the head began to arrive, to the millisecond. */
-    private static Instant startTime(LogEntry entry) {
-        return Instant.ofEpochMilli(entry.endWallMillis - entry.durationNanos / 1_000_000);
+    /** When the head began to arrive, in milliseconds since the epoch. */
+    private static long startMillis(LogEntry entry) {
+        return entry.endWallMillis - entry.durationNanos / 1_000_000;
+    }
+
+    /**
+     * The second of {@code millis} in {@code formatter}'s text, made once per second: a log is written in time order
+     * (nearly), and formatting a time costs more than the rest of a line. A line's format uses one formatter.
+     */
+    private String second(long millis, DateTimeFormatter formatter) {
+        long s = Math.floorDiv(millis, 1000L);
+        if (s != second) {
+            secondText = formatter.format(Instant.ofEpochSecond(s));
+            second = s;
+        }
+        return secondText;
     }
 
     private static String protocol(LogEntry entry) {

@@ -17,7 +17,9 @@ final class LogText {
     /** Appends {@code value} (at most {@code max} characters of it) escaped for the text formats. */
     static void text(StringBuilder out, String value, int max) {
         int end = Math.min(value.length(), max);
-        for (int i = 0; i < end; i++) {
+        int plain = plainPrefix(value, end);
+        out.append(value, 0, plain);
+        for (int i = plain; i < end; i++) {
             char c = value.charAt(i);
             if (c == '"' || c == '\\') {
                 out.append('\\').append(c);
@@ -40,7 +42,9 @@ final class LogText {
     static void json(StringBuilder out, String value, int max) {
         out.append('"');
         int end = Math.min(value.length(), max);
-        for (int i = 0; i < end; i++) {
+        int plain = plainPrefix(value, end);
+        out.append(value, 0, plain);
+        for (int i = plain; i < end; i++) {
             char c = value.charAt(i);
             switch (c) {
                 case '"' -> out.append("\\\"");
@@ -63,6 +67,17 @@ final class LogText {
             out.append(CUT_MARK);
         }
         out.append('"');
+    }
+
+    /** How many characters {@code value} begins with, up to {@code end}, that both escapings leave as they are. */
+    private static int plainPrefix(String value, int end) {
+        for (int i = 0; i < end; i++) {
+            char c = value.charAt(i);
+            if (c < 0x20 || c >= 0x7f || c == '"' || c == '\\') {
+                return i;
+            }
+        }
+        return end;
     }
 
     private static void unicode(StringBuilder out, char c) {
