@@ -22,6 +22,11 @@ import jakarta.ws.rs.core.FeatureContext;
  *       {@value FlecheProperties#TRACE_STATE}; invalid ones are ignored and never fail the request.</li>
  * </ul>
  *
+ * <p>In the Fleche container the container itself does this from the request's header fields, before Jersey runs any
+ * filter, and echoes the id as it writes the response head: no Jersey filter is added (once there is one, Jersey
+ * merges and sorts the response filters on every request). In any other container, a pre-matching request filter
+ * (priority 100) and a response filter do the same.
+ *
  * <p>The headers themselves are neither consumed nor changed, so a tracing library with its own Jersey filters
  * (OpenTelemetry's instrumentation) sees them as sent. Everything is also reachable as one
  * {@link RequestTrace}: {@code RequestTrace.of(requestContext)}.
