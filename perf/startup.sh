@@ -7,7 +7,9 @@
 # target's path; then RSS (VmRSS) 2 s later with no traffic; then SIGTERM. The median, min and max over N starts
 # (default 10) go into a Markdown table on stdout (and --out). With --load S (issue 14 asks for 60), the first start
 # of each target also gets S seconds of closed-loop load (the project's LoadGen, 50 connections) on its path,
-# and its RSS is read right after ("RSS after load"). Archives are made first by one training start each
+# and its RSS is read right after ("RSS after load"). Idle RSS is also split: "anon" (RssAnon: the process's own
+# memory) and what is left, file pages mapped from the JDK, the jars and the CDS/AOT archive (RssFile + RssShmem:
+# clean, shared between processes of the same image, and dropped first under memory pressure). Archives are made first by one training start each
 # (the same requests, 20 rounds), in perf/results/tmp/startup/.
 #
 # Targets (hello: GET /hello of the perf module's BenchApplication; service: GET /todos of examples/service):
@@ -22,6 +24,7 @@
 #   service-image-pod     service the image as in its pod: JAVA_OPTS=-XX:MaxRAM=256m, the memory limit of
 #                         deploy/k8s/todo-service.yaml (the JVM sizes its heap from it as from a cgroup limit)
 #   service-image-g1      service the same, with G1 instead of the launcher's Serial GC (is SerialGC worth it?)
+#   service-image-c1      service the pod's, with -XX:TieredStopAtLevel=1 (C1 only: less compiler and code memory)
 # Needs: perf/target/fleche-perf.jar (mvn -B -DskipTests package -pl perf -am) and the image
 # (mvn -B -Pimage -DskipTests package -pl examples/service -am); missing peers are skipped with a note.
 set -euo pipefail
@@ -30,7 +33,7 @@ ROOT=$(pwd)
 
 STARTS=10
 LOAD=0
-TARGETS=fleche-jersey-jar,fleche-jersey-cds,fleche-jersey-aot,fleche-raw,jersey-grizzly,spring,service-jar,service-image,service-image-pod,service-image-g1
+TARGETS=fleche-jersey-jar,fleche-jersey-cds,fleche-jersey-aot,fleche-raw,jersey-grizzly,spring,service-jar,service-image,service-image-pod,service-image-g1,service-image-c1
 OUT=
 JAVA25=${JAVA25:-/usr/lib/jvm/temurin-25-jdk-amd64/bin/java}
 JAVA17=${JAVA17:-/usr/lib/jvm/java-17-openjdk-amd64/bin/java}
@@ -40,7 +43,7 @@ while [ $# -gt 0 ]; do
     --targets) TARGETS=$2; shift 2 ;;
     --out) OUT=$2; shift 2 ;;
     --load) LOAD=$2; shift 2 ;;
-    -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,30p' "$0"; exit 0 ;;
     *) echo "unknown argument: $1" >&2; exit 1 ;;
   esac
 done
@@ -85,6 +88,7 @@ command_of() {
     service-image) echo "/todos	$IMAGE/bin/todo-service PORT" ;;
     service-image-pod) echo "/todos	JAVA_OPTS=-XX:MaxRAM=256m $IMAGE/bin/todo-service PORT" ;;
     service-image-g1) echo "/todos	JAVA_OPTS=-XX:MaxRAM=256m,-XX:-UseSerialGC,-XX:+UseG1GC $IMAGE/bin/todo-service PORT" ;;
+    service-image-c1) echo "/todos	JAVA_OPTS=-XX:MaxRAM=256m,-XX:TieredStopAtLevel=1 $IMAGE/bin/todo-service PORT" ;;
     *) echo "unknown target: $1" >&2; exit 1 ;;
   esac
 }
@@ -110,9 +114,10 @@ stop() {
   wait "$pid" 2>/dev/null || true
 }
 
-# One start: prints "ms rss_kb loaded_rss_kb" (ms = spawn to first 200; loaded: 0 unless LOAD_NOW=1)
+# One start: prints "ms rss_kb loaded_rss_kb anon_kb" (ms = spawn to first 200; loaded: 0 unless LOAD_NOW=1;
+# anon: the idle RssAnon)
 one_start() {
-  local path=$1 cmd=$2 t0 pid port ms rss loaded=0
+  local path=$1 cmd=$2 t0 pid port ms rss anon loaded=0
   t0=$(now_ms)
   read -r pid port < <(spawn "$cmd")
   while [ "$(probe "$port" "$path")" != 200 ]; do
@@ -123,22 +128,23 @@ one_start() {
   ms=$(( $(now_ms) - t0 ))
   sleep 2
   rss=$(awk '/^VmRSS/ {print $2}' "/proc/$pid/status" 2>/dev/null || echo 0)
+  anon=$(awk '/^RssAnon/ {print $2}' "/proc/$pid/status" 2>/dev/null || echo 0)
   if [ "${LOAD_NOW:-0}" = 1 ] && [ "$LOAD" != 0 ]; then
     "$JAVA25" -cp "$PERF_JAR" dev.fleche.perf.loadgen.LoadGen -c 50 -t 1 -d "$LOAD" \
       "http://127.0.0.1:$port$path" > "$TMP/load.log" 2>&1 || echo "load errors: see $TMP/load.log" >&2
     loaded=$(awk '/^VmRSS/ {print $2}' "/proc/$pid/status" 2>/dev/null || echo 0)
   fi
   stop "$pid"
-  echo "$ms $rss $loaded"
+  echo "$ms $rss $loaded $anon"
 }
 
 # The archives of the -cds and -aot targets: one training start each.
 train() {
   local name=$1 record cmd pid port
   case $name in
-    fleche-jersey-cds) [ -f "$TMP/hello.jsa" ] && return 0
+    fleche-jersey-cds) [ "$TMP/hello.jsa" -nt "$PERF_JAR" ] && return 0 # made from this jar
       record="$JAVA17 $FLAGS -XX:ArchiveClassesAtExit=$TMP/hello.jsa" ;;
-    fleche-jersey-aot) [ -f "$TMP/hello.aot" ] && return 0
+    fleche-jersey-aot) [ "$TMP/hello.aot" -nt "$PERF_JAR" ] && return 0
       record="$JAVA25 $FLAGS -XX:AOTCacheOutput=$TMP/hello.aot" ;;
     *) return 0 ;;
   esac
@@ -152,8 +158,8 @@ train() {
 
 median() { sort -n | awk '{a[NR]=$1} END {if (NR%2) print a[(NR+1)/2]; else print int((a[NR/2]+a[NR/2+1])/2)}'; }
 
-table="| target | first 200, median ms | min | max | idle RSS median MB | RSS after load MB | starts |
-|---|---|---|---|---|---|---|"
+table="| target | first 200, median ms | min | max | idle RSS median MB | of it anon / file MB | RSS after load MB | starts |
+|---|---|---|---|---|---|---|---|"
 IFS=, read -ra names <<< "$TARGETS"
 for name in "${names[@]}"; do
   entry=$(command_of "$name" || true)
@@ -169,10 +175,11 @@ for name in "${names[@]}"; do
   min=$(cut -d' ' -f1 "$TMP/$name.txt" | sort -n | head -1)
   max=$(cut -d' ' -f1 "$TMP/$name.txt" | sort -n | tail -1)
   rss=$(cut -d' ' -f2 "$TMP/$name.txt" | median)
+  anon=$(cut -d' ' -f4 "$TMP/$name.txt" | median)
   loaded=$(head -1 "$TMP/$name.txt" | cut -d' ' -f3)
   [ "$LOAD" = 0 ] && loaded=- || loaded=$(( loaded / 1024 ))
   table="$table
-| $name | $ms | $min | $max | $(( rss / 1024 )) | $loaded | $STARTS |"
+| $name | $ms | $min | $max | $(( rss / 1024 )) | $(( anon / 1024 )) / $(( (rss - anon) / 1024 )) | $loaded | $STARTS |"
 done
 
 size="| image part | MB |
