@@ -71,14 +71,28 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
         LINGERING,
         CLOSED;
 
+        static {
+            for (State from : values()) {
+                for (State next : values()) {
+                    if (from.allows(next)) {
+                        from.successors |= 1 << next.ordinal();
+                    }
+                }
+            }
+        }
+
+        /** The states {@link #allows} from this one, a bit per ordinal: a step is checked by one bit test. */
+        private int successors;
+
         /** Returns {@code next} when the diagram has that step, throws {@link IllegalStateException} otherwise. */
         State to(State next) {
-            if (!allows(next)) {
+            if ((successors & 1 << next.ordinal()) == 0) {
                 throw new IllegalStateException("connection cannot go from " + this + " to " + next);
             }
             return next;
         }
 
+        /** The diagram: whether a connection in this state may go to {@code next}. */
         boolean allows(State next) {
             if (next == CLOSED) {
                 return this != CLOSED;
