@@ -71,6 +71,12 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
         LINGERING,
         CLOSED;
 
+        /**
+         * The states {@link #allows} from this one, a bit per ordinal, so that a step is checked by one bit test;
+         * set once, from {@link #allows}, when the enum is initialised.
+         */
+        private int successors;
+
         static {
             for (State from : values()) {
                 for (State next : values()) {
@@ -80,9 +86,6 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
                 }
             }
         }
-
-        /** The states {@link #allows} from this one, a bit per ordinal: a step is checked by one bit test. */
-        private int successors;
 
         /** Returns {@code next} when the diagram has that step, throws {@link IllegalStateException} otherwise. */
         State to(State next) {
