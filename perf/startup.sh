@@ -16,7 +16,8 @@
 #   fleche-jersey-jar     hello  JDK 25, plain class path (perf/target/fleche-perf.jar)
 #   fleche-jersey-cds     hello  JDK 17, AppCDS archive (-XX:ArchiveClassesAtExit from a training start)
 #   fleche-jersey-aot     hello  JDK 25, AOT cache (-XX:AOTCacheOutput from a training start)
-#   fleche-raw            hello  JDK 25, the raw Fleche transport (FlecheRawPeer)
+#   fleche-raw            hello  JDK 25, the raw Fleche transport: examples/transport-hello on its two jars (the
+#                                perf jar's FlecheRawPeer is not used: its 15 MB jar and Jackson would be timed too)
 #   jersey-grizzly        hello  JDK 25, perf/peers/jersey-grizzly (built by perf/bench.sh)
 #   spring                hello  JDK 25, perf/peers/spring (built by perf/bench.sh)
 #   service-jar           service JDK 25, plain class path (the image's app/ jars on the full JDK)
@@ -25,7 +26,8 @@
 #                         deploy/k8s/todo-service.yaml (the JVM sizes its heap from it as from a cgroup limit)
 #   service-image-g1      service the same, with G1 instead of the launcher's Serial GC (is SerialGC worth it?)
 #   service-image-c1      service the pod's, with -XX:TieredStopAtLevel=1 (C1 only: less compiler and code memory)
-# Needs: perf/target/fleche-perf.jar (mvn -B -DskipTests package -pl perf -am) and the image
+# Needs: perf/target/fleche-perf.jar and the transport-hello jars (mvn -B -DskipTests package -pl
+# perf,examples/transport-hello -am) and the image
 # (mvn -B -Pimage -DskipTests package -pl examples/service -am); missing peers are skipped with a note.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -50,6 +52,7 @@ done
 TMP=$ROOT/perf/results/tmp/startup
 IMAGE=$ROOT/examples/service/target/image
 PERF_JAR=$ROOT/perf/target/fleche-perf.jar
+RAW_CP=$ROOT/examples/transport-hello/target/fleche-example-transport-hello-0.1.0-SNAPSHOT.jar:$ROOT/transport-nio/target/fleche-transport-nio-0.1.0-SNAPSHOT.jar
 mkdir -p "$TMP"
 FLAGS="-Xms64m -Xmx512m"
 
@@ -80,7 +83,7 @@ command_of() {
     fleche-jersey-jar) echo "/hello	$JAVA25 $FLAGS -cp $PERF_JAR dev.fleche.perf.fleche.FlecheJerseyPeer PORT" ;;
     fleche-jersey-cds) echo "/hello	$JAVA17 $FLAGS -XX:SharedArchiveFile=$TMP/hello.jsa -cp $PERF_JAR dev.fleche.perf.fleche.FlecheJerseyPeer PORT" ;;
     fleche-jersey-aot) echo "/hello	$JAVA25 $FLAGS -XX:AOTCache=$TMP/hello.aot -cp $PERF_JAR dev.fleche.perf.fleche.FlecheJerseyPeer PORT" ;;
-    fleche-raw) echo "/hello	$JAVA25 $FLAGS -cp $PERF_JAR dev.fleche.perf.fleche.FlecheRawPeer PORT" ;;
+    fleche-raw) echo "/hello	$JAVA25 $FLAGS -cp $RAW_CP dev.fleche.examples.transporthello.TransportHelloServer PORT" ;;
     jersey-grizzly|spring)
       local jar=$ROOT/perf/peers/$1/target/$1-peer.jar
       [ -f "$jar" ] && echo "/hello	$JAVA25 $FLAGS -jar $jar PORT" ;;
