@@ -6,10 +6,11 @@
 # Each start: spawn -> the port probed every 10 ms (bash /dev/tcp, no process per probe) -> first "200" on the
 # target's path; then RSS (VmRSS) 2 s later with no traffic; then SIGTERM. The median, min and max over N starts
 # (default 10) go into a Markdown table on stdout (and --out). With --load S (issue 14 asks for 60), the first start
-# of each target also gets S seconds of closed-loop load (the project's LoadGen, 50 connections) on its path,
-# and its RSS is read right after ("RSS after load"). Idle RSS is also split: "anon" (RssAnon: the process's own
-# memory) and what is left, file pages mapped from the JDK, the jars and the CDS/AOT archive (RssFile + RssShmem:
-# clean, shared between processes of the same image, and dropped first under memory pressure). Archives are made first by one training start each
+# of each target also gets S seconds of closed-loop load (the project's LoadGen, 50 connections) on its path, and
+# its RSS is read right after ("RSS after load"), with the load's req/s and the server's CPU per response. Idle RSS
+# is also split: "anon" (RssAnon: the process's own memory) and what is left, file pages mapped from the JDK, the
+# jars and the CDS/AOT archive (RssFile + RssShmem: clean, shared between processes of the same image, and dropped
+# first under memory pressure). Archives are made first by one training start each
 # (the same requests, 20 rounds), in perf/results/tmp/startup/.
 #
 # Targets (hello: GET /hello of the perf module's BenchApplication; service: GET /todos of examples/service):
@@ -26,6 +27,9 @@
 #                         deploy/k8s/todo-service.yaml (the JVM sizes its heap from it as from a cgroup limit)
 #   service-image-g1      service the same, with G1 instead of the launcher's Serial GC (is SerialGC worth it?)
 #   service-image-c1      service the pod's, with -XX:TieredStopAtLevel=1 (C1 only: less compiler and code memory)
+#   service-image-no-coh  service the pod's, without -XX:+UseCompactObjectHeaders (is it worth it?): a copy of the
+#                         image whose launcher turns it off, with its own AOT cache trained so (a cache made with
+#                         compact headers is refused by a JVM without them)
 # Needs: perf/target/fleche-perf.jar and the transport-hello jars (mvn -B -DskipTests package -pl
 # perf,examples/transport-hello -am) and the image
 # (mvn -B -Pimage -DskipTests package -pl examples/service -am); missing peers are skipped with a note.
@@ -35,7 +39,7 @@ ROOT=$(pwd)
 
 STARTS=10
 LOAD=0
-TARGETS=fleche-jersey-jar,fleche-jersey-cds,fleche-jersey-aot,fleche-raw,jersey-grizzly,spring,service-jar,service-image,service-image-pod,service-image-g1,service-image-c1
+TARGETS=fleche-jersey-jar,fleche-jersey-cds,fleche-jersey-aot,fleche-raw,jersey-grizzly,spring,service-jar,service-image,service-image-pod,service-image-g1,service-image-c1,service-image-no-coh
 OUT=
 JAVA25=${JAVA25:-/usr/lib/jvm/temurin-25-jdk-amd64/bin/java}
 JAVA17=${JAVA17:-/usr/lib/jvm/java-17-openjdk-amd64/bin/java}
@@ -92,6 +96,7 @@ command_of() {
     service-image-pod) echo "/todos	JAVA_OPTS=-XX:MaxRAM=256m $IMAGE/bin/todo-service PORT" ;;
     service-image-g1) echo "/todos	JAVA_OPTS=-XX:MaxRAM=256m,-XX:-UseSerialGC,-XX:+UseG1GC $IMAGE/bin/todo-service PORT" ;;
     service-image-c1) echo "/todos	JAVA_OPTS=-XX:MaxRAM=256m,-XX:TieredStopAtLevel=1 $IMAGE/bin/todo-service PORT" ;;
+    service-image-no-coh) echo "/todos	JAVA_OPTS=-XX:MaxRAM=256m $TMP/image-no-coh/bin/todo-service PORT" ;;
     *) echo "unknown target: $1" >&2; exit 1 ;;
   esac
 }
@@ -117,10 +122,11 @@ stop() {
   wait "$pid" 2>/dev/null || true
 }
 
-# One start: prints "ms rss_kb loaded_rss_kb anon_kb" (ms = spawn to first 200; loaded: 0 unless LOAD_NOW=1;
-# anon: the idle RssAnon)
+# One start: prints "ms rss_kb loaded_rss_kb anon_kb rps cpu_us" (ms = spawn to first 200; anon: the idle
+# RssAnon; loaded, rps and cpu_us: RSS after the load, its req/s and the server's CPU µs per response — 0 and "-"
+# unless LOAD_NOW=1)
 one_start() {
-  local path=$1 cmd=$2 t0 pid port ms rss anon loaded=0
+  local path=$1 cmd=$2 t0 pid port ms rss anon loaded=0 rps=- responses cpu_us=-
   t0=$(now_ms)
   read -r pid port < <(spawn "$cmd")
   while [ "$(probe "$port" "$path")" != 200 ]; do
@@ -133,12 +139,18 @@ one_start() {
   rss=$(awk '/^VmRSS/ {print $2}' "/proc/$pid/status" 2>/dev/null || echo 0)
   anon=$(awk '/^RssAnon/ {print $2}' "/proc/$pid/status" 2>/dev/null || echo 0)
   if [ "${LOAD_NOW:-0}" = 1 ] && [ "$LOAD" != 0 ]; then
+    local ticks0 ticks1 log=$TMP/load-$CURRENT.log
+    ticks0=$(awk '{print $14 + $15}' "/proc/$pid/stat")
     "$JAVA25" -cp "$PERF_JAR" dev.fleche.perf.loadgen.LoadGen -c 50 -t 1 -d "$LOAD" \
-      "http://127.0.0.1:$port$path" > "$TMP/load.log" 2>&1 || echo "load errors: see $TMP/load.log" >&2
+      "http://127.0.0.1:$port$path" > "$log" 2>&1 || echo "load errors: see $log" >&2
+    ticks1=$(awk '{print $14 + $15}' "/proc/$pid/stat")
     loaded=$(awk '/^VmRSS/ {print $2}' "/proc/$pid/status" 2>/dev/null || echo 0)
+    rps=$(sed -n 's/.* \([0-9.]*\) req\/s$/\1/p' "$log" | head -1)
+    responses=$(sed -n 's/^ *\([0-9]*\) responses in .*/\1/p' "$log" | head -1)
+    cpu_us=$(( ${responses:-0} > 0 ? (ticks1 - ticks0) * 1000000 / $(getconf CLK_TCK) / responses : 0 ))
   fi
   stop "$pid"
-  echo "$ms $rss $loaded $anon"
+  echo "$ms $rss $loaded $anon ${rps:--} $cpu_us"
 }
 
 # The archives of the -cds and -aot targets: one training start each.
@@ -149,6 +161,7 @@ train() {
       record="$JAVA17 $FLAGS -XX:ArchiveClassesAtExit=$TMP/hello.jsa" ;;
     fleche-jersey-aot) [ "$TMP/hello.aot" -nt "$PERF_JAR" ] && return 0
       record="$JAVA25 $FLAGS -XX:AOTCacheOutput=$TMP/hello.aot" ;;
+    service-image-no-coh) train_image_no_coh; return ;;
     *) return 0 ;;
   esac
   cmd="$record -cp $PERF_JAR dev.fleche.perf.fleche.FlecheJerseyPeer PORT"
@@ -159,16 +172,44 @@ train() {
   echo "trained $name" >&2
 }
 
+# The image without compact object headers: copied, launcher flag flipped, AOT cache retrained as the build does
+# (examples/service/src/image/build-image.sh: the service with the access log on, Train.java's 20 rounds).
+train_image_no_coh() {
+  local dir=$TMP/image-no-coh pid port log=$TMP/image-no-coh-training.log
+  [ "$dir/lib/app.aot" -nt "$IMAGE/lib/app.aot" ] && return 0
+  rm -rf "$dir"
+  cp -rp "$IMAGE" "$dir"
+  rm -f "$dir/lib/app.aot"
+  sed -i 's/-XX:+UseCompactObjectHeaders/-XX:-UseCompactObjectHeaders/' "$dir/bin/todo-service"
+  grep -q -- '-XX:-UseCompactObjectHeaders' "$dir/bin/todo-service" || { echo "no compact-headers flag to flip" >&2; return 1; }
+  env -i DRAIN_DELAY_SECONDS=0 DRAIN_GRACE_SECONDS=2 FLECHE_ACCESS_LOG=json \
+    JAVA_OPTS="-XX:AOTCacheOutput=lib/app.aot" "$dir/bin/todo-service" 0 > "$log" 2>&1 &
+  pid=$!
+  port=
+  for _ in $(seq 1 300); do
+    port=$(sed -n 's/^READY \([0-9]*\)$/\1/p' "$log")
+    [ -n "$port" ] && break
+    kill -0 "$pid" 2>/dev/null || { cat "$log" >&2; return 1; }
+    sleep 0.1
+  done
+  "$JAVA25" "$ROOT/examples/service/src/image/Train.java" "$port" 20 > /dev/null
+  kill -TERM "$pid"
+  wait "$pid" || true
+  [ -s "$dir/lib/app.aot" ] || { cat "$log" >&2; echo "no AOT cache written" >&2; return 1; }
+  echo "trained service-image-no-coh" >&2
+}
+
 median() { sort -n | awk '{a[NR]=$1} END {if (NR%2) print a[(NR+1)/2]; else print int((a[NR/2]+a[NR/2+1])/2)}'; }
 
-table="| target | first 200, median ms | min | max | idle RSS median MB | of it anon / file MB | RSS after load MB | starts |
-|---|---|---|---|---|---|---|---|"
+table="| target | first 200, median ms | min | max | idle RSS median MB | of it anon / file MB | RSS after load MB | req/s under load | CPU µs/req under load | starts |
+|---|---|---|---|---|---|---|---|---|---|"
 IFS=, read -ra names <<< "$TARGETS"
 for name in "${names[@]}"; do
   entry=$(command_of "$name" || true)
   if [ -z "$entry" ]; then echo "skipped $name: not built here" >&2; continue; fi
   path=${entry%%	*} cmd=${entry#*	}
   train "$name"
+  CURRENT=$name
   : > "$TMP/$name.txt"
   for i in $(seq 1 "$STARTS"); do
     LOAD_NOW=$([ "$i" = 1 ] && echo 1 || echo 0) one_start "$path" "$cmd" >> "$TMP/$name.txt"
@@ -180,9 +221,11 @@ for name in "${names[@]}"; do
   rss=$(cut -d' ' -f2 "$TMP/$name.txt" | median)
   anon=$(cut -d' ' -f4 "$TMP/$name.txt" | median)
   loaded=$(head -1 "$TMP/$name.txt" | cut -d' ' -f3)
+  rps=$(head -1 "$TMP/$name.txt" | cut -d' ' -f5)
+  cpu_us=$(head -1 "$TMP/$name.txt" | cut -d' ' -f6)
   [ "$LOAD" = 0 ] && loaded=- || loaded=$(( loaded / 1024 ))
   table="$table
-| $name | $ms | $min | $max | $(( rss / 1024 )) | $(( anon / 1024 )) / $(( (rss - anon) / 1024 )) | $loaded | $STARTS |"
+| $name | $ms | $min | $max | $(( rss / 1024 )) | $(( anon / 1024 )) / $(( (rss - anon) / 1024 )) | $loaded | $rps | $cpu_us | $STARTS |"
 done
 
 size="| image part | MB |
