@@ -27,9 +27,9 @@
 #                         deploy/k8s/todo-service.yaml (the JVM sizes its heap from it as from a cgroup limit)
 #   service-image-g1      service the same, with G1 instead of the launcher's Serial GC (is SerialGC worth it?)
 #   service-image-c1      service the pod's, with -XX:TieredStopAtLevel=1 (C1 only: less compiler and code memory)
-#   service-image-no-coh  service the pod's, without -XX:+UseCompactObjectHeaders (is it worth it?): a copy of the
-#                         image whose launcher turns it off, with its own AOT cache trained so (a cache made with
-#                         compact headers is refused by a JVM without them)
+#   service-image-no-coh  service the pod's, without -XX:+UseCompactObjectHeaders (is it worth it?): the image built
+#                         again with COMPACT_HEADERS=off, with its own AOT cache (a cache made with compact headers
+#                         is refused by a JVM without them)
 # Needs: perf/target/fleche-perf.jar and the transport-hello jars (mvn -B -DskipTests package -pl
 # perf,examples/transport-hello -am) and the image
 # (mvn -B -Pimage -DskipTests package -pl examples/service -am); missing peers are skipped with a note.
@@ -126,7 +126,7 @@ stop() {
 # RssAnon; loaded, rps and cpu_us: RSS after the load, its req/s and the server's CPU µs per response — 0 and "-"
 # unless LOAD_NOW=1)
 one_start() {
-  local path=$1 cmd=$2 t0 pid port ms rss anon loaded=0 rps=- responses cpu_us=-
+  local name=$1 path=$2 cmd=$3 t0 pid port ms rss anon loaded=0 rps=- responses=0 cpu_us=-
   t0=$(now_ms)
   read -r pid port < <(spawn "$cmd")
   while [ "$(probe "$port" "$path")" != 200 ]; do
@@ -139,15 +139,15 @@ one_start() {
   rss=$(awk '/^VmRSS/ {print $2}' "/proc/$pid/status" 2>/dev/null || echo 0)
   anon=$(awk '/^RssAnon/ {print $2}' "/proc/$pid/status" 2>/dev/null || echo 0)
   if [ "${LOAD_NOW:-0}" = 1 ] && [ "$LOAD" != 0 ]; then
-    local ticks0 ticks1 log=$TMP/load-$CURRENT.log
+    local ticks0 ticks1 log=$TMP/load-$name.log
     ticks0=$(awk '{print $14 + $15}' "/proc/$pid/stat")
     "$JAVA25" -cp "$PERF_JAR" dev.fleche.perf.loadgen.LoadGen -c 50 -t 1 -d "$LOAD" \
       "http://127.0.0.1:$port$path" > "$log" 2>&1 || echo "load errors: see $log" >&2
     ticks1=$(awk '{print $14 + $15}' "/proc/$pid/stat")
     loaded=$(awk '/^VmRSS/ {print $2}' "/proc/$pid/status" 2>/dev/null || echo 0)
-    rps=$(sed -n 's/.* \([0-9.]*\) req\/s$/\1/p' "$log" | head -1)
-    responses=$(sed -n 's/^ *\([0-9]*\) responses in .*/\1/p' "$log" | head -1)
-    cpu_us=$(( ${responses:-0} > 0 ? (ticks1 - ticks0) * 1000000 / $(getconf CLK_TCK) / responses : 0 ))
+    # LoadGen's summary: "  356671 responses in 60.00 s: 5944.4 req/s"
+    read -r responses rps < <(awk '/ responses in / {print $1, $(NF - 1); exit}' "$log") || true
+    [ "${responses:-0}" -gt 0 ] && cpu_us=$(( (ticks1 - ticks0) * 1000000 / $(getconf CLK_TCK) / responses ))
   fi
   stop "$pid"
   echo "$ms $rss $loaded $anon ${rps:--} $cpu_us"
@@ -161,7 +161,7 @@ train() {
       record="$JAVA17 $FLAGS -XX:ArchiveClassesAtExit=$TMP/hello.jsa" ;;
     fleche-jersey-aot) [ "$TMP/hello.aot" -nt "$PERF_JAR" ] && return 0
       record="$JAVA25 $FLAGS -XX:AOTCacheOutput=$TMP/hello.aot" ;;
-    service-image-no-coh) train_image_no_coh; return ;;
+    service-image-no-coh) build_image_no_coh; return ;;
     *) return 0 ;;
   esac
   cmd="$record -cp $PERF_JAR dev.fleche.perf.fleche.FlecheJerseyPeer PORT"
@@ -172,31 +172,15 @@ train() {
   echo "trained $name" >&2
 }
 
-# The image without compact object headers: copied, launcher flag flipped, AOT cache retrained as the build does
-# (examples/service/src/image/build-image.sh: the service with the access log on, Train.java's 20 rounds).
-train_image_no_coh() {
-  local dir=$TMP/image-no-coh pid port log=$TMP/image-no-coh-training.log
+# The image without compact object headers: build-image.sh again, from the image's own jars, with
+# COMPACT_HEADERS=off (so its AOT cache is trained without them too).
+build_image_no_coh() {
+  local dir=$TMP/image-no-coh log=$TMP/image-no-coh-build.log
   [ "$dir/lib/app.aot" -nt "$IMAGE/lib/app.aot" ] && return 0
-  rm -rf "$dir"
-  cp -rp "$IMAGE" "$dir"
-  rm -f "$dir/lib/app.aot"
-  sed -i 's/-XX:+UseCompactObjectHeaders/-XX:-UseCompactObjectHeaders/' "$dir/bin/todo-service"
-  grep -q -- '-XX:-UseCompactObjectHeaders' "$dir/bin/todo-service" || { echo "no compact-headers flag to flip" >&2; return 1; }
-  env -i DRAIN_DELAY_SECONDS=0 DRAIN_GRACE_SECONDS=2 FLECHE_ACCESS_LOG=json \
-    JAVA_OPTS="-XX:AOTCacheOutput=lib/app.aot" "$dir/bin/todo-service" 0 > "$log" 2>&1 &
-  pid=$!
-  port=
-  for _ in $(seq 1 300); do
-    port=$(sed -n 's/^READY \([0-9]*\)$/\1/p' "$log")
-    [ -n "$port" ] && break
-    kill -0 "$pid" 2>/dev/null || { cat "$log" >&2; return 1; }
-    sleep 0.1
-  done
-  "$JAVA25" "$ROOT/examples/service/src/image/Train.java" "$port" 20 > /dev/null
-  kill -TERM "$pid"
-  wait "$pid" || true
-  [ -s "$dir/lib/app.aot" ] || { cat "$log" >&2; echo "no AOT cache written" >&2; return 1; }
-  echo "trained service-image-no-coh" >&2
+  COMPACT_HEADERS=off JAVA_HOME=${JAVA25%/bin/java} "$ROOT/examples/service/src/image/build-image.sh" todo-service \
+    "$(ls "$IMAGE"/app/fleche-example-service-*.jar)" "$IMAGE/app" "$dir" > "$log" 2>&1 \
+    || { cat "$log" >&2; return 1; }
+  echo "built service-image-no-coh" >&2
 }
 
 median() { sort -n | awk '{a[NR]=$1} END {if (NR%2) print a[(NR+1)/2]; else print int((a[NR/2]+a[NR/2+1])/2)}'; }
@@ -209,10 +193,9 @@ for name in "${names[@]}"; do
   if [ -z "$entry" ]; then echo "skipped $name: not built here" >&2; continue; fi
   path=${entry%%	*} cmd=${entry#*	}
   train "$name"
-  CURRENT=$name
   : > "$TMP/$name.txt"
   for i in $(seq 1 "$STARTS"); do
-    LOAD_NOW=$([ "$i" = 1 ] && echo 1 || echo 0) one_start "$path" "$cmd" >> "$TMP/$name.txt"
+    LOAD_NOW=$([ "$i" = 1 ] && echo 1 || echo 0) one_start "$name" "$path" "$cmd" >> "$TMP/$name.txt"
     echo "$name start $i/$STARTS: $(tail -1 "$TMP/$name.txt")" >&2
   done
   ms=$(cut -d' ' -f1 "$TMP/$name.txt" | median)

@@ -9,6 +9,8 @@
 #                      -XX:ArchiveClassesAtExit), written by a training run that exercises every endpoint
 #   OUT_DIR/bin/NAME   the launcher: the image's own java, the tuned flags, whichever archive lib/ holds
 #
+# COMPACT_HEADERS=off builds it without -XX:+UseCompactObjectHeaders, its archive trained so (perf/startup.sh's
+# image to compare the flag against; default on, JDK 25+ only).
 # Installs what it needs: on Debian's JDK 17 the jmods come from the openjdk-17-jmods package (apt-get, as root);
 # a JDK 24+ built with JEP 493 (Temurin 25 is) links from its own run-time image without jmods.
 set -euo pipefail
@@ -79,7 +81,7 @@ fi
 # container's memory limit, compact object headers on 25+ (JEP 519). JAVA_OPTS adds or overrides at run time.
 FLAGS="-XX:+UseSerialGC -XX:MaxRAMPercentage=75 -XX:+ExitOnOutOfMemoryError"
 if [ "$feature" -ge 25 ]; then
-  FLAGS="$FLAGS -XX:+UseCompactObjectHeaders"
+  [ "${COMPACT_HEADERS:-on}" = off ] || FLAGS="$FLAGS -XX:+UseCompactObjectHeaders"
   ARCHIVE=lib/app.aot RECORD="-XX:AOTCacheOutput=lib/app.aot" USE="-XX:AOTCache=lib/app.aot"
 else
   ARCHIVE=lib/app.jsa RECORD="-XX:ArchiveClassesAtExit=lib/app.jsa" USE="-XX:SharedArchiveFile=lib/app.jsa"
