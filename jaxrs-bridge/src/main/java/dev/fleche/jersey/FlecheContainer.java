@@ -214,13 +214,23 @@ public final class FlecheContainer implements Container {
         deployment.handler().onStartup(this);
     }
 
-    /** That server stopped: the application's {@code onShutdown}, then the container's worker threads end. */
+    /**
+     * That server stopped: the container's workers take no more requests, those still running get up to
+     * {@value #FINISH_SECONDS} s to finish (a request whose client the transport already answered, with a
+     * {@code 413} say, may still be in Jersey), then the application's {@code onShutdown}.
+     */
     public void serverStopped() {
         running = false;
+        workers.shutdown();
         try {
-            deployment.handler().onShutdown(this);
+            workers.awaitIdle(java.time.Duration.ofSeconds(FINISH_SECONDS));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         } finally {
-            workers.shutdown();
+            deployment.handler().onShutdown(this);
         }
     }
+
+    /** How long {@link #serverStopped()} waits for requests still running in Jersey. */
+    private static final int FINISH_SECONDS = 2;
 }

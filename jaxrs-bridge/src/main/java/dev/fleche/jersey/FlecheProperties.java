@@ -25,10 +25,18 @@ package dev.fleche.jersey;
  *       sent on saturation</td></tr>
  *   <tr><td>{@value #NON_BLOCKING_MAX_RESPONSE_BYTES}</td><td>Integer</td><td>1 MiB</td><td>the largest response of
  *       a {@link NonBlocking @NonBlocking} method</td></tr>
- *   <tr><td>{@value #MAX_REQUEST_BODY_BYTES}</td><td>Long</td><td>none</td><td>the largest request body, in bytes:
- *       beyond it {@code 413} (at once when {@code Content-Length} says so). Without it, a body the application
- *       streams (an {@code InputStream} entity, a multi-GiB upload) has no limit; what Fleche itself buffers is
- *       bounded by the transport's own settings. Overrides {@code ServerOptions.maxBodyBytes}.</td></tr>
+ *   <tr><td>{@value #MAX_BUFFERED_ENTITY_BYTES}</td><td>Long</td><td>10 MiB</td><td>the largest request entity
+ *       that Jersey reads into memory whole — a {@code String}, {@code byte[]}, JSON or XML object, {@code Form}:
+ *       beyond it {@code 413} as {@code application/problem+json} with the validation module, the connection
+ *       closed; at once, before any {@code 100 Continue}, when {@code Content-Length} says so, and on the size line
+ *       of a chunk that alone goes beyond it. Entities the application streams ({@code InputStream},
+ *       {@code Reader}, {@code File}, {@code EntityPart}, multipart) are not held to it. {@code -1}: no limit.
+ *       Overrides {@code ServerOptions.maxBufferedBodyBytes}</td></tr>
+ *   <tr><td>{@value #MAX_REQUEST_BODY_BYTES}</td><td>Long</td><td>{@code -1}: none</td><td>the largest request
+ *       body of any request, streamed entities included: beyond it {@code 413}, at once when
+ *       {@code Content-Length} says so. By default a body the application streams (a multi-GiB upload) has no
+ *       limit; what Fleche itself buffers is bounded by the transport's own settings. Overrides
+ *       {@code ServerOptions.maxBodyBytes}</td></tr>
  *   <tr><td>{@value #SERVER_OPTIONS}</td><td>{@link dev.fleche.transport.ServerOptions}</td><td>defaults</td><td>the
  *       transport settings where no other way to pass them exists (test container, {@code SeBootstrap}); the
  *       address still comes from the URI or bootstrap configuration</td></tr>
@@ -66,8 +74,10 @@ public final class FlecheProperties {
     public static final String RETRY_AFTER_SECONDS = "fleche.jersey.retryAfterSeconds";
     /** The in-memory limit of a {@link NonBlocking} method's response. */
     public static final String NON_BLOCKING_MAX_RESPONSE_BYTES = "fleche.jersey.nonBlocking.maxResponseBytes";
-    /** The request body limit in bytes (none by default). */
+    /** The request body limit in bytes, for every request ({@code -1}, none, by default). */
     public static final String MAX_REQUEST_BODY_BYTES = "fleche.jersey.maxRequestBodyBytes";
+    /** The limit in bytes of a request entity Jersey reads into memory whole (10 MiB by default; {@code -1}: none). */
+    public static final String MAX_BUFFERED_ENTITY_BYTES = "fleche.jersey.maxBufferedEntityBytes";
     /** Transport settings for the test container and {@code SeBootstrap}. */
     public static final String SERVER_OPTIONS = "fleche.jersey.serverOptions";
 

@@ -18,6 +18,48 @@ public interface ErrorRenderer {
             new Body("text/plain; charset=utf-8", (reason + "\n").getBytes(StandardCharsets.UTF_8));
 
     /**
+     * An RFC 9457 problem document, {@code application/problem+json}:
+     * {@code {"type":"about:blank","title":"Content Too Large","status":413,"detail":"request body larger than ..."}}.
+     * The Jersey container answers the transport's refusals with it unless the application chose a renderer.
+     */
+    ErrorRenderer PROBLEM_JSON = (status, reason) -> new Body("application/problem+json",
+            ("{\"type\":\"about:blank\",\"title\":\"" + title(status) + "\",\"status\":" + status
+                    + ",\"detail\":\"" + jsonEscaped(reason) + "\"}").getBytes(StandardCharsets.UTF_8));
+
+    /** The standard reason phrase of a status the transport answers by itself (RFC 9110 15). */
+    private static String title(int status) {
+        return switch (status) {
+            case 400 -> "Bad Request";
+            case 408 -> "Request Timeout";
+            case 413 -> "Content Too Large";
+            case 414 -> "URI Too Long";
+            case 417 -> "Expectation Failed";
+            case 431 -> "Request Header Fields Too Large";
+            case 500 -> "Internal Server Error";
+            case 501 -> "Not Implemented";
+            case 503 -> "Service Unavailable";
+            case 505 -> "HTTP Version Not Supported";
+            default -> status < 500 ? "Client Error" : "Server Error";
+        };
+    }
+
+    /** {@code text} as the inside of a JSON string: quotes, backslashes and control characters escaped. */
+    private static String jsonEscaped(String text) {
+        StringBuilder out = new StringBuilder(text.length() + 8);
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c == '"' || c == '\\') {
+                out.append('\\').append(c);
+            } else if (c < 0x20) {
+                out.append(String.format("\\u%04x", (int) c));
+            } else {
+                out.append(c);
+            }
+        }
+        return out.toString();
+    }
+
+    /**
      * The body for an error answered with {@code status}; {@code reason} is a short ASCII text that is safe to
      * echo (it never contains request bytes).
      */

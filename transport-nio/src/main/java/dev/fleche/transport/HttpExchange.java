@@ -58,9 +58,30 @@ public interface HttpExchange {
      * until bytes arrive (up to the body-read timeout); the first read of a request that carried
      * {@code Expect: 100-continue} sends {@code 100 Continue}. Reading on a reactor thread before
      * {@link #isBodyReceived()} throws {@link IllegalStateException}. Backpressure: while the handler does not
-     * read, the transport stops reading the socket once its inbound window is full.
+     * read, the transport stops reading the socket once its inbound window is full. A body the transport refuses
+     * (bad framing, a limit, too slow) or one cut short by the client makes reads fail with a
+     * {@link RequestBodyException}: the client's mistake, answered by the transport.
      */
     InputStream requestBody();
+
+    /**
+     * Says that the handler will hold this request's body in memory whole (parse it into an object or a tree, read
+     * it into a {@code String} or a {@code byte[]}), so that the body gets the smaller limit for such bodies,
+     * {@link ServerOptions#bufferedBodyLimit()}, instead of {@code maxBodyBytes}. Call it before reading the body;
+     * later calls do nothing more.
+     *
+     * <p>When the declared {@code Content-Length} (or what has already arrived) exceeds that limit, the transport
+     * answers {@code 413} at once — before any {@code 100 Continue} — and closes the connection once it is sent, and
+     * this method throws. A chunked body is refused as soon as a chunk's size line or the bytes received go beyond
+     * the limit; reads of {@link #requestBody()} then fail with a {@link RequestBodyException} of status
+     * {@code 413}. Nothing beyond the limit is kept.
+     *
+     * @return the limit that now applies to the body, in bytes ({@link Long#MAX_VALUE}: none); a handler that
+     *         inflates the body (a {@code Content-Encoding}) can hold the decoded bytes to it too
+     * @throws RequestBodyException (status {@code 413}) when the body is already known to exceed the limit; the
+     *                              transport has claimed the response and answers it
+     */
+    long expectBufferedBody() throws RequestBodyException;
 
     /** The trailer fields of a chunked request body, available once the body has been read to its end. */
     HttpFields trailers();

@@ -22,11 +22,17 @@ import java.util.function.LongSupplier;
  *   <tr><td>{@code maxRequestLineBytes}</td><td>8 KiB</td><td>longer request line: {@code 414}</td></tr>
  *   <tr><td>{@code maxHeaderBytes}</td><td>16 KiB</td><td>larger header (or trailer) section: {@code 431}</td></tr>
  *   <tr><td>{@code maxHeaderCount}</td><td>100</td><td>more header fields: {@code 431}</td></tr>
- *   <tr><td>{@code maxBodyBytes}</td><td>none ({@code Long.MAX_VALUE})</td><td>larger request body: {@code 413}
- *       (before reading when {@code Content-Length} says so). It bounds what a handler <em>streams</em>; what Fleche
- *       itself holds of a body is bounded anyway: a body received whole is at most {@code bodyAggregationBytes},
- *       a streamed one waits in at most {@code inboundWindowBytes} — so by default a streamed body (an upload of
- *       any size) is not limited</td></tr>
+ *   <tr><td>{@code maxBodyBytes}</td><td>{@code -1}: none</td><td>the largest request body of any request:
+ *       beyond it {@code 413} and close (before reading, and before any {@code 100 Continue}, when
+ *       {@code Content-Length} says so; on the size line of a chunk that alone goes beyond it). It bounds what a
+ *       handler <em>streams</em> (an upload of any size is fine by default): what Fleche itself holds of a body is
+ *       bounded anyway — a body received whole is at most {@code bodyAggregationBytes}, a streamed one waits in at
+ *       most {@code inboundWindowBytes}. {@code -1} means no limit</td></tr>
+ *   <tr><td>{@code maxBufferedBodyBytes}</td><td>10 MiB</td><td>the largest body of a request whose handler holds
+ *       the body in memory whole and says so with {@link HttpExchange#expectBufferedBody()} (the Jersey container
+ *       does for every entity it reads into a {@code String}, {@code byte[]}, JSON or XML object, form...):
+ *       beyond it {@code 413} and close, as for {@code maxBodyBytes}. The smaller of the two applies. {@code -1}
+ *       means no limit</td></tr>
  *   <tr><td>{@code bodyAggregationBytes}</td><td>16 KiB</td><td>bodies with a {@code Content-Length} up to this
  *       are received whole before the handler is called, so reading them never blocks</td></tr>
  *   <tr><td>{@code maxDiscardBytes}</td><td>64 KiB</td><td>a request body the handler left unread, up to this, is
@@ -72,6 +78,7 @@ public record ServerOptions(
         int maxHeaderBytes,
         int maxHeaderCount,
         long maxBodyBytes,
+        long maxBufferedBodyBytes,
         int bodyAggregationBytes,
         long maxDiscardBytes,
         int inboundWindowBytes,
@@ -98,9 +105,8 @@ public record ServerOptions(
         atLeast("maxRequestLineBytes", maxRequestLineBytes, 64);
         atLeast("maxHeaderBytes", maxHeaderBytes, 256);
         positive("maxHeaderCount", maxHeaderCount);
-        if (maxBodyBytes < 0) {
-            throw new IllegalArgumentException("maxBodyBytes must be >= 0, was " + maxBodyBytes);
-        }
+        atLeast("maxBodyBytes", maxBodyBytes, -1);
+        atLeast("maxBufferedBodyBytes", maxBufferedBodyBytes, -1);
         atLeast("bodyAggregationBytes", bodyAggregationBytes, 0);
         if (maxDiscardBytes < 0) {
             throw new IllegalArgumentException("maxDiscardBytes must be >= 0, was " + maxDiscardBytes);
@@ -111,6 +117,22 @@ public record ServerOptions(
         duration("headerTimeout", headerTimeout);
         duration("bodyTimeout", bodyTimeout);
         duration("writeStallTimeout", writeStallTimeout);
+    }
+
+    /** The default of {@code maxBufferedBodyBytes}: 10 MiB, as Quarkus bounds every request body. */
+    public static final long DEFAULT_MAX_BUFFERED_BODY_BYTES = 10L * 1024 * 1024;
+
+    /** {@code maxBodyBytes} as a number to compare with: {@link Long#MAX_VALUE} when there is no limit. */
+    public long bodyLimit() {
+        return maxBodyBytes < 0 ? Long.MAX_VALUE : maxBodyBytes;
+    }
+
+    /**
+     * The limit of a body its handler holds in memory whole: the smaller of {@code maxBufferedBodyBytes} and
+     * {@code maxBodyBytes}; {@link Long#MAX_VALUE} when neither limits it.
+     */
+    public long bufferedBodyLimit() {
+        return Math.min(bodyLimit(), maxBufferedBodyBytes < 0 ? Long.MAX_VALUE : maxBufferedBodyBytes);
     }
 
     /** A builder holding every default of the table above. */
@@ -149,7 +171,8 @@ public record ServerOptions(
         private int maxRequestLineBytes = 8 * 1024;
         private int maxHeaderBytes = 16 * 1024;
         private int maxHeaderCount = 100;
-        private long maxBodyBytes = Long.MAX_VALUE;
+        private long maxBodyBytes = -1;
+        private long maxBufferedBodyBytes = DEFAULT_MAX_BUFFERED_BODY_BYTES;
         private int bodyAggregationBytes = 16 * 1024;
         private long maxDiscardBytes = 64 * 1024;
         private int inboundWindowBytes = 64 * 1024;
@@ -177,6 +200,7 @@ public record ServerOptions(
             maxHeaderBytes = o.maxHeaderBytes;
             maxHeaderCount = o.maxHeaderCount;
             maxBodyBytes = o.maxBodyBytes;
+            maxBufferedBodyBytes = o.maxBufferedBodyBytes;
             bodyAggregationBytes = o.bodyAggregationBytes;
             maxDiscardBytes = o.maxDiscardBytes;
             inboundWindowBytes = o.inboundWindowBytes;
@@ -204,7 +228,10 @@ public record ServerOptions(
         public Builder maxRequestLineBytes(int value) { maxRequestLineBytes = value; return this; }
         public Builder maxHeaderBytes(int value) { maxHeaderBytes = value; return this; }
         public Builder maxHeaderCount(int value) { maxHeaderCount = value; return this; }
+        /** The largest request body; {@code -1}: no limit (the default). */
         public Builder maxBodyBytes(long value) { maxBodyBytes = value; return this; }
+        /** The largest body of a request whose handler buffers it; {@code -1}: no limit. */
+        public Builder maxBufferedBodyBytes(long value) { maxBufferedBodyBytes = value; return this; }
         public Builder bodyAggregationBytes(int value) { bodyAggregationBytes = value; return this; }
         public Builder maxDiscardBytes(long value) { maxDiscardBytes = value; return this; }
         public Builder inboundWindowBytes(int value) { inboundWindowBytes = value; return this; }
@@ -227,7 +254,7 @@ public record ServerOptions(
         /** Validates and returns the options; throws {@link IllegalArgumentException} naming a bad setting. */
         public ServerOptions build() {
             return new ServerOptions(address, reactors, backlog, maxConnections, maxRequestLineBytes,
-                    maxHeaderBytes, maxHeaderCount, maxBodyBytes, bodyAggregationBytes, maxDiscardBytes,
+                    maxHeaderBytes, maxHeaderCount, maxBodyBytes, maxBufferedBodyBytes, bodyAggregationBytes, maxDiscardBytes,
                     inboundWindowBytes, outboundHighWaterBytes, idleTimeout, headerTimeout, bodyTimeout,
                     writeStallTimeout, minRequestBodyRate, minResponseRate, errorRenderer, nanoClock, tls,
                     accessLog);

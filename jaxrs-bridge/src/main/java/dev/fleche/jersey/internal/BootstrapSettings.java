@@ -34,8 +34,9 @@ import javax.net.ssl.SSLContext;
  *       verified client certificate is the request's user principal</td></tr>
  *   <tr><td>{@code jersey.config.server.bootstrap.webserver.autostart}</td><td>start at once (default true)</td></tr>
  *   <tr><td>{@value FlecheProperties#SERVER_OPTIONS}</td><td>transport settings (else the application's)</td></tr>
- *   <tr><td>{@value FlecheProperties#MAX_REQUEST_BODY_BYTES}</td><td>the request body limit (the application's
- *       own property wins)</td></tr>
+ *   <tr><td>{@value FlecheProperties#MAX_REQUEST_BODY_BYTES},
+ *       {@value FlecheProperties#MAX_BUFFERED_ENTITY_BYTES}</td><td>the request body limits (the application's own
+ *       properties win)</td></tr>
  * </table>
  *
  * @param address   where to listen and the root path
@@ -58,9 +59,16 @@ public record BootstrapSettings(ServerAddress address, boolean autoStart, Server
                 port(configuration, https), root == null ? "/" : root.toString(), https);
         Object options = configuration.property(FlecheProperties.SERVER_OPTIONS);
         ServerOptions given = options instanceof ServerOptions ? (ServerOptions) options : null;
-        Object maxBody = configuration.property(FlecheProperties.MAX_REQUEST_BODY_BYTES);
-        if (maxBody != null) {
-            given = ServerAddress.optionsFrom(given, Map.of(FlecheProperties.MAX_REQUEST_BODY_BYTES, maxBody));
+        Map<String, Object> limits = new java.util.HashMap<>();
+        for (String name : new String[] {FlecheProperties.MAX_REQUEST_BODY_BYTES,
+                FlecheProperties.MAX_BUFFERED_ENTITY_BYTES}) {
+            Object value = configuration.property(name);
+            if (value != null) {
+                limits.put(name, value);
+            }
+        }
+        if (!limits.isEmpty()) {
+            given = ServerAddress.optionsFrom(given, limits);
         }
         return new BootstrapSettings(address, flag(configuration, ServerProperties.WEBSERVER_AUTO_START, true),
                 given, https ? tls(configuration) : null);

@@ -9,7 +9,7 @@ import org.glassfish.jersey.spi.ExecutorServiceProvider;
 
 /**
  * Registers what the Fleche container needs inside every server application: the quiet mapper of
- * {@link ClientGone}, and — on a runtime with virtual threads, unless the application turns them off or has its own
+ * {@link ClientGone}, the buffered-entity limit and quiet mapper of refused bodies ({@link EntityLimit}), and — on a runtime with virtual threads, unless the application turns them off or has its own
  * — the {@link VirtualManagedAsyncExecutor}. Found through {@code META-INF/services} (forced: it applies even when
  * the application turns auto-discovery off); does nothing on a client runtime.
  */
@@ -22,6 +22,10 @@ public final class ContainerFeatures implements ForcedAutoDiscoverable {
         }
         if (!configuration.isRegistered(ClientGone.Mapper.class)) {
             context.register(ClientGone.Mapper.class);
+        }
+        if (!configuration.isRegistered(EntityLimit.class)) {
+            context.register(EntityLimit.class);
+            context.register(EntityLimit.Mapper.class);
         }
         if (Workers.virtualThreadsWanted(configuration.getProperties()) && !hasManagedAsyncExecutor(configuration)
                 && Workers.VirtualThreads.available()) {

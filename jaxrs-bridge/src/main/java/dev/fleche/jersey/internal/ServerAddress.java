@@ -1,6 +1,7 @@
 package dev.fleche.jersey.internal;
 
 import dev.fleche.jersey.FlecheProperties;
+import dev.fleche.transport.ErrorRenderer;
 import dev.fleche.transport.ServerOptions;
 import dev.fleche.transport.TlsOptions;
 
@@ -71,7 +72,9 @@ public record ServerAddress(String host, int port, String rootPath, boolean http
     /**
      * The transport settings of an application: {@code given} when not null, else its
      * {@value FlecheProperties#SERVER_OPTIONS} property, else the defaults; then its
-     * {@value FlecheProperties#MAX_REQUEST_BODY_BYTES} property, when set, as the body limit.
+     * {@value FlecheProperties#MAX_REQUEST_BODY_BYTES} and {@value FlecheProperties#MAX_BUFFERED_ENTITY_BYTES}
+     * properties, when set, as the body limits ({@code -1}: none). The transport's own refusals are answered as
+     * {@code application/problem+json} ({@link ErrorRenderer#PROBLEM_JSON}) unless the options chose a renderer.
      */
     public static ServerOptions optionsFrom(ServerOptions given, Map<String, Object> properties) {
         ServerOptions options = given != null ? given
@@ -79,8 +82,22 @@ public record ServerAddress(String host, int port, String rootPath, boolean http
         if (options == null) {
             options = ServerOptions.builder().build();
         }
-        Long maxBody = Settings.longValue(properties, FlecheProperties.MAX_REQUEST_BODY_BYTES, 0);
-        return maxBody == null ? options : options.toBuilder().maxBodyBytes(maxBody).build();
+        if (options.errorRenderer() == ErrorRenderer.PLAIN_TEXT) {
+            options = options.toBuilder().errorRenderer(ErrorRenderer.PROBLEM_JSON).build();
+        }
+        Long maxBody = Settings.longValue(properties, FlecheProperties.MAX_REQUEST_BODY_BYTES, -1);
+        Long maxBuffered = Settings.longValue(properties, FlecheProperties.MAX_BUFFERED_ENTITY_BYTES, -1);
+        if (maxBody == null && maxBuffered == null) {
+            return options;
+        }
+        ServerOptions.Builder builder = options.toBuilder();
+        if (maxBody != null) {
+            builder.maxBodyBytes(maxBody);
+        }
+        if (maxBuffered != null) {
+            builder.maxBufferedBodyBytes(maxBuffered);
+        }
+        return builder.build();
     }
 
     /** The host to show in URIs: the bound host, or {@code localhost} for all interfaces. */

@@ -47,6 +47,15 @@ public abstract class Workers {
     /** What runs the requests, for logs and tests. */
     public abstract String describe();
 
+    /**
+     * After {@link #shutdown()}: waits up to {@code timeout} for the requests still running to finish (a request
+     * whose client the transport has answered or lost may still be in Jersey); whether they all did. Always true
+     * for a user's executor, which the container does not track.
+     */
+    public boolean awaitIdle(java.time.Duration timeout) throws InterruptedException {
+        return true;
+    }
+
     /** Requests accepted and not yet finished (running or waiting for a thread); -1 when unknown (a user's executor). */
     public int inFlight() {
         return -1;
@@ -201,6 +210,11 @@ public abstract class Workers {
         }
 
         @Override
+        public boolean awaitIdle(java.time.Duration timeout) throws InterruptedException {
+            return pool.awaitTermination(timeout.toNanos(), TimeUnit.NANOSECONDS);
+        }
+
+        @Override
         public int inFlight() {
             return pending.get();
         }
@@ -259,6 +273,15 @@ public abstract class Workers {
         @Override
         public void shutdown() {
             // threads end with their request
+        }
+
+        @Override
+        public boolean awaitIdle(java.time.Duration timeout) throws InterruptedException {
+            if (!permits.tryAcquire(limit, timeout.toNanos(), TimeUnit.NANOSECONDS)) {
+                return false;
+            }
+            permits.release(limit);
+            return true;
         }
 
         @Override

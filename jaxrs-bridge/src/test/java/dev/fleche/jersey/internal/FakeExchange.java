@@ -67,6 +67,7 @@ final class FakeExchange implements HttpExchange {
     @Override public boolean hasBody() { return false; }
     @Override public long contentLength() { return -1; }
     @Override public boolean isBodyReceived() { return true; }
+    @Override public long expectBufferedBody() { return Long.MAX_VALUE; }
     @Override public InputStream requestBody() { return InputStream.nullInputStream(); }
     @Override public HttpFields trailers() { return new HttpFields(); }
     @Override public InetSocketAddress remoteAddress() { return new InetSocketAddress("127.0.0.2", 5555); }

@@ -26,6 +26,9 @@ final class BodyInput extends InputStream {
     private boolean paused;
     private boolean resumeRequested;
     private volatile boolean continueNeeded;
+    /** The most bytes the handler may read ({@link Exchange#expectBufferedBody()}); the bytes it has read. */
+    private long readLimit = Long.MAX_VALUE;
+    private long delivered;
 
     BodyInput(Exchange exchange, int window, boolean expectContinue) {
         this.exchange = exchange;
@@ -88,6 +91,36 @@ final class BodyInput extends InputStream {
         }
     }
 
+    /**
+     * The transport refused the body (bad framing, a limit, too slow): what is queued is dropped, even a complete
+     * body, and every read from now on fails with {@code error}.
+     */
+    void refuse(IOException error) {
+        lock.lock();
+        try {
+            chunks.clear();
+            queued = 0;
+            headOffset = 0;
+            failure = error;
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * The handler buffers this body: it gets no more than {@code max} bytes. A read with more waiting fails with
+     * {@code 413}, even before the reactor has applied the limit to what arrives (it refuses the body then too).
+     */
+    void limit(long max) {
+        lock.lock();
+        try {
+            readLimit = Math.min(readLimit, max);
+        } finally {
+            lock.unlock();
+        }
+    }
+
     @Override
     public int read() throws IOException {
         byte[] one = new byte[1];
@@ -103,17 +136,32 @@ final class BodyInput extends InputStream {
         }
         requestContinue();
         boolean resume;
+        boolean overLimit = false;
         int taken;
         lock.lock();
         try {
             awaitData();
+            if (!chunks.isEmpty() && delivered >= readLimit && failure == null) {
+                overLimit = true; // more than the limit arrived before the reactor could refuse it
+                chunks.clear();
+                queued = 0;
+                headOffset = 0;
+                failure = Refusal.tooLargeException(readLimit);
+            }
             if (chunks.isEmpty()) {
+                if (overLimit) {
+                    exchange.bodyOverLimit(readLimit);
+                }
+                if (failure instanceof dev.fleche.transport.RequestBodyException) {
+                    throw failure; // the client's: no stack trace of ours to add
+                }
                 if (failure != null) {
                     throw new IOException(failure.getMessage(), failure);
                 }
                 return -1;
             }
-            taken = take(target, offset, length);
+            taken = take(target, offset, (int) Math.min(length, readLimit - delivered));
+            delivered += taken;
             resume = paused && !resumeRequested && queued <= window / 2;
             if (resume) {
                 resumeRequested = true;

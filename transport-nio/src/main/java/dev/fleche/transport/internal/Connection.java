@@ -1,6 +1,7 @@
 package dev.fleche.transport.internal;
 
 import dev.fleche.transport.HttpFields;
+import dev.fleche.transport.RequestBodyException;
 import dev.fleche.transport.ServerOptions;
 import dev.fleche.transport.TlsInfo;
 import dev.fleche.transport.http1.ChunkedDecoder;
@@ -465,7 +466,7 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
         }
         ServerOptions options = reactor.options;
         long length = head.contentLength();
-        if (length > options.maxBodyBytes()) {
+        if (length > options.bodyLimit()) {
             refuse(Refusal.BODY_TOO_LARGE);
             return;
         }
@@ -481,7 +482,7 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
         BodyInput input = new BodyInput(started, options.inboundWindowBytes(), head.expectContinue());
         ChunkedDecoder chunked = head.chunked() ? new ChunkedDecoder(options.maxRequestLineBytes(),
                 options.maxHeaderBytes(), options.maxHeaderCount()) : null;
-        body.stream(input, chunked, length, options.maxBodyBytes());
+        body.stream(input, chunked, length, options.bodyLimit());
         started.bodyStreaming(input);
         moveTo(State.STREAMING_BODY);
         if (!head.expectContinue()) {
@@ -502,7 +503,11 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
         }
         switch (body.mode()) {
             case TOO_LARGE -> {
-                refuse(state == State.DISCARDING_BODY ? Refusal.DISCARD_LIMIT : Refusal.BODY_TOO_LARGE);
+                if (state == State.DISCARDING_BODY) {
+                    refuse(Refusal.DISCARD_LIMIT);
+                } else {
+                    refuseTooLarge(body.limit(), false);
+                }
                 return end;
             }
             case COMPLETE -> bodyComplete(body);
@@ -516,13 +521,13 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
         Exchange current = exchange;
         switch (state) {
             case READING_BODY -> {
-                current.bodyReceived(body.takeAggregate(), null);
+                current.bodyReceived(body.takeAggregate(), null, body.received());
                 body.clear();
                 moveTo(State.DISPATCHED);
                 dispatch(current);
             }
             case STREAMING_BODY -> {
-                current.bodyReceived(null, body.trailers());
+                current.bodyReceived(null, body.trailers(), body.received());
                 body.endStream();
                 body.clear();
                 moveTo(State.DISPATCHED);
@@ -727,7 +732,52 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
         refuse(refusal.status(), refusal.reason(reactor.options), refusal.name());
     }
 
+    /**
+     * The handler of {@code ex} said it buffers the body ({@link Exchange#expectBufferedBody()}): its body gets the
+     * tighter {@code limit}, and is refused now when what is known of it already goes beyond.
+     */
+    void limitBody(Exchange ex, long limit) {
+        if (ex != exchange) {
+            return; // over already
+        }
+        switch (state) {
+            case STREAMING_BODY -> {
+                RequestBody body = inbound.body();
+                body.lower(limit);
+                if (!body.fits(limit)) {
+                    refuseTooLarge(limit, false);
+                }
+            }
+            case DISPATCHED -> {
+                if (ex.bodyBytes() > limit) { // received whole before the handler asked
+                    refuseTooLarge(limit, false);
+                }
+            }
+            default -> { } // DISCARDING_BODY, CLOSING and after: the response is out already
+        }
+    }
+
+    /** {@code ex}'s body is over {@code limit}, and its handler's thread has claimed the response for this 413. */
+    void refuseClaimed(Exchange ex, long limit) {
+        if (ex != exchange) {
+            close("reject"); // the exchange is no longer served; nothing can be answered
+            return;
+        }
+        refuseTooLarge(limit, true);
+    }
+
+    private void refuseTooLarge(long limit, boolean claimed) {
+        reactor.counters.refused(Refusal.BODY_TOO_LARGE);
+        reactor.counters.protocolErrors++;
+        refuse(Refusal.BODY_TOO_LARGE.status(), Refusal.tooLarge(limit), Refusal.BODY_TOO_LARGE.name(), claimed);
+    }
+
     private void refuse(int status, String reason, String rule) {
+        refuse(status, reason, rule, false);
+    }
+
+    /** {@code claimed}: the exchange's response was claimed for this refusal already. */
+    private void refuse(int status, String reason, String rule, boolean claimed) {
         if (reactor.events.on()) {
             reactor.events.emit("reject", id, "status=" + status + " reason=\"" + reason + "\" rule=" + rule);
         }
@@ -739,9 +789,9 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
         if (current != null) {
             // Claim the response before waking the body reader: a handler woken by the failure could otherwise
             // answer first (e.g. 500), and the client would see a close instead of this status.
-            boolean claimed = current.claimResponse();
-            current.bodyFailed(new IOException(reason));
-            if (!claimed) {
+            boolean ours = claimed || current.claimResponse();
+            current.bodyRefused(new RequestBodyException(status, rule, reason));
+            if (!ours) {
                 close("reject");
                 return;
             }

@@ -3,6 +3,8 @@ package dev.fleche.transport.internal;
 import dev.fleche.transport.ErrorRenderer;
 import dev.fleche.transport.HttpExchange;
 import dev.fleche.transport.HttpFields;
+import dev.fleche.transport.RequestBodyException;
+import dev.fleche.transport.ServerOptions;
 import dev.fleche.transport.Timeout;
 import dev.fleche.transport.TlsInfo;
 import dev.fleche.transport.http1.RequestHead;
@@ -56,6 +58,10 @@ final class Exchange implements HttpExchange {
     private volatile int responseState;
     // body, written by the reactor, read by any thread
     private volatile boolean bodyReceivedWhole;
+    /** The size of the whole body once received (written before {@link #bodyReceivedWhole}). */
+    private volatile long bodyBytes;
+    /** Whether the handler said it buffers the body ({@link #expectBufferedBody()}); the handler's thread. */
+    private volatile boolean bufferedBody;
     private volatile InputStream bodyStream;
     private volatile HttpFields trailers;
     // response, any thread
@@ -106,6 +112,48 @@ final class Exchange implements HttpExchange {
         return stream;
     }
 
+    @Override
+    public long expectBufferedBody() throws RequestBodyException {
+        ServerOptions options = connection.reactor.options;
+        long limit = options.bufferedBodyLimit();
+        if (!head.hasBody() || bufferedBody) {
+            return limit;
+        }
+        bufferedBody = true;
+        if (limit >= options.bodyLimit()) {
+            return limit; // the body's own limit is as tight already
+        }
+        long known = bodyReceivedWhole ? bodyBytes : head.chunked() ? 0 : head.contentLength();
+        if (known > limit) {
+            // Claimed here, before the handler learns of it, so that its answer to the exception cannot go out
+            // first; the reactor writes the 413.
+            bodyOverLimit(limit);
+            throw Refusal.tooLargeException(limit);
+        }
+        if (!bodyReceivedWhole) {
+            if (bodyStream instanceof BodyInput input) {
+                input.limit(limit);
+            }
+            execute(() -> connection.limitBody(this, limit));
+        }
+        return limit;
+    }
+
+    /**
+     * The handler's thread found more than {@code limit} bytes of a buffered body waiting: the response is claimed
+     * here, so that the handler's answer to the failure cannot go out before the transport's {@code 413}.
+     */
+    void bodyOverLimit(long limit) {
+        if (claimResponse()) {
+            execute(() -> connection.refuseClaimed(this, limit));
+        }
+    }
+
+    /** The size of the whole body, once {@link #isBodyReceived()}. */
+    long bodyBytes() {
+        return bodyBytes;
+    }
+
     boolean isHead() {
         return isHead;
     }
@@ -133,8 +181,12 @@ final class Exchange implements HttpExchange {
         bodyStream = input;
     }
 
-    /** The whole body has arrived: {@code aggregate} is it (null when streamed); {@code received} its trailers. */
-    void bodyReceived(byte[] aggregate, HttpFields received) {
+    /**
+     * The whole body of {@code size} bytes has arrived: {@code aggregate} is it (null when streamed); {@code received}
+     * its trailers.
+     */
+    void bodyReceived(byte[] aggregate, HttpFields received, long size) {
+        bodyBytes = size;
         if (received != null) {
             trailers = received;
         }
@@ -144,7 +196,14 @@ final class Exchange implements HttpExchange {
         bodyReceivedWhole = true;
     }
 
-    /** Fails a streamed body's reader with {@code error} (a refusal, or the connection lost). */
+    /** The transport refused the body: a streamed body's reader drops what is queued and fails with {@code error}. */
+    void bodyRefused(RequestBodyException error) {
+        if (bodyStream instanceof BodyInput input) {
+            input.refuse(error);
+        }
+    }
+
+    /** Fails a streamed body's reader with {@code error} (the connection lost) once it has read what arrived. */
     void bodyFailed(IOException error) {
         if (bodyStream instanceof BodyInput input) {
             input.fail(error);
@@ -293,7 +352,7 @@ final class Exchange implements HttpExchange {
             return;
         }
         open = false;
-        IOException error = new IOException(reason);
+        IOException error = new RequestBodyException(RequestBodyException.CLIENT_GONE, "client-gone", reason);
         connectionLost(error);
         List<Runnable> callbacks = disconnectCallbacks;
         disconnectCallbacks = null;

@@ -13,7 +13,10 @@ import dev.fleche.transport.http1.ProtocolRule;
 enum Refusal {
     /** More open connections than {@code maxConnections}: answered by the acceptor, with {@code Retry-After: 1}. */
     OVERLOADED("RFC 9110 15.6.4", 503, "too many connections"),
-    /** A request body beyond {@code maxBodyBytes}, declared by {@code Content-Length} or counted as it arrives. */
+    /**
+     * A request body beyond its limit ({@code maxBodyBytes}, or {@code maxBufferedBodyBytes} when its handler buffers
+     * it), declared by {@code Content-Length}, announced by a chunk's size line, or counted as it arrives.
+     */
     BODY_TOO_LARGE("RFC 9110 15.5.14", 413, "request body larger than the limit"),
     /** A request head not complete within {@code headerTimeout} (slowloris). */
     HEADER_TIMEOUT("RFC 9110 15.5.9", 408, "request head not received in time"),
@@ -56,11 +59,21 @@ enum Refusal {
         return status;
     }
 
-    /** The reason sent back; for {@link #BODY_TOO_LARGE} it names the configured limit. */
+    /** The reason sent back; for {@link #BODY_TOO_LARGE} it names the body limit of {@code options}. */
     String reason(ServerOptions options) {
         if (this == BODY_TOO_LARGE) {
-            return "request body larger than " + options.maxBodyBytes() + " bytes";
+            return tooLarge(options.bodyLimit());
         }
         return reason;
+    }
+
+    /** The reason of a {@link #BODY_TOO_LARGE} refusal under {@code limit}. */
+    static String tooLarge(long limit) {
+        return "request body larger than " + limit + " bytes";
+    }
+
+    /** What the body's reader gets when the body is refused as {@link #BODY_TOO_LARGE} under {@code limit}. */
+    static dev.fleche.transport.RequestBodyException tooLargeException(long limit) {
+        return new dev.fleche.transport.RequestBodyException(413, BODY_TOO_LARGE.name(), tooLarge(limit));
     }
 }

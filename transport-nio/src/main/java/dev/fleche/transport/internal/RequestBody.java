@@ -91,6 +91,26 @@ final class RequestBody implements BodySink {
         return mode;
     }
 
+    /** The most bytes this body may have in its current mode. */
+    long limit() {
+        return limit;
+    }
+
+    /**
+     * A streamed body gets the tighter limit {@code max} (its handler buffers it); the caller then asks
+     * {@link #fits} whether what is known already goes beyond it.
+     */
+    void lower(long max) {
+        if (mode == Mode.STREAMING && max < limit) {
+            limit = max;
+        }
+    }
+
+    /** The bytes of this body received so far. */
+    long received() {
+        return received;
+    }
+
     /**
      * Reads body bytes from {@code bytes[offset, end)}; returns the index after the last byte used. Afterwards the
      * mode is COMPLETE at the body's end and TOO_LARGE past the limit.

@@ -73,8 +73,17 @@ final class ProblemMappers {
             return responder.respond(problem, cause, request(), injection, headers);
         }
 
-        /** 500 with a fresh incident id, logged with the stack trace. */
+        /**
+         * 500 with a fresh incident id, logged with the stack trace — unless the failure is the client's: a request
+         * body the transport refused or the client cut short (a {@link RequestBodyException} however deep in the
+         * causes) is answered quietly with its status (the transport has sent it already). This module compiles
+         * against no container, so the Fleche transport's exception is known by name.
+         */
         Response incident(Throwable cause) {
+            int refused = refusedBodyStatus(cause);
+            if (refused != 0) {
+                return Response.status(refused).build();
+            }
             ContainerRequestContext r = request();
             String id = Incidents.log(cause, r);
             Problem problem = Problem.ofStatus(500,
@@ -82,6 +91,27 @@ final class ProblemMappers {
                     .with("incident", id);
             return respond(problem, cause, null);
         }
+    }
+
+    /** The name of the Fleche transport's exception for a request body it refused or the client cut short. */
+    static final String REFUSED_BODY = "dev.fleche.transport.RequestBodyException";
+
+    /**
+     * The status of the Fleche transport's {@value #REFUSED_BODY} among {@code error}'s causes (16 deep at most),
+     * or 0 when there is none.
+     */
+    static int refusedBodyStatus(Throwable error) {
+        Throwable at = error;
+        for (int i = 0; at != null && i < 16; i++, at = at.getCause()) {
+            if (at.getClass().getName().equals(REFUSED_BODY)) {
+                try {
+                    return (Integer) at.getClass().getMethod("status").invoke(at);
+                } catch (ReflectiveOperationException | RuntimeException e) {
+                    return 400;
+                }
+            }
+        }
+        return 0;
     }
 
     /** Constraint violations: of the input 400 with the list of errors, of a return value 500. */
