@@ -64,6 +64,17 @@ class RefusalTest {
 
     @Test
     void aStreamedBodyIsNotLimitedByDefault() {
-        assertEquals(Long.MAX_VALUE, ServerOptions.builder().build().maxBodyBytes());
+        ServerOptions defaults = ServerOptions.builder().build();
+        assertEquals(-1, defaults.maxBodyBytes());
+        assertEquals(Long.MAX_VALUE, defaults.bodyLimit());
+    }
+
+    @Test
+    void aBufferedBodyIsLimitedTo10MiBByDefault() {
+        ServerOptions defaults = ServerOptions.builder().build();
+        assertEquals(10L << 20, defaults.maxBufferedBodyBytes());
+        assertEquals(10L << 20, defaults.bufferedBodyLimit());
+        assertEquals(4096, defaults.toBuilder().maxBodyBytes(4096).build().bufferedBodyLimit(), "the smaller applies");
+        assertEquals(Long.MAX_VALUE, defaults.toBuilder().maxBufferedBodyBytes(-1).build().bufferedBodyLimit());
     }
 }

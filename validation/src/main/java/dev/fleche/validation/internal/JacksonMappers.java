@@ -83,6 +83,10 @@ final class JacksonMappers {
 
     /** The client's problem, or null when the failure is the server's. */
     static Problem problem(JsonProcessingException e) {
+        JsonProcessingException limit = readLimit(e);
+        if (limit != null) {
+            return overLimit(limit);
+        }
         if (e instanceof JsonMappingException m && m.getCause() instanceof StreamReadException cause) {
             // malformed JSON met while binding: Jackson wraps the parser's exception with the path so far
             return malformed(cause, path(m.getPath()));
@@ -110,15 +114,39 @@ final class JacksonMappers {
         if (e instanceof StreamReadException) { // malformed, truncated, over Jackson's read limits
             return malformed(e, null);
         }
-        if (e.getClass().getSimpleName().equals("StreamConstraintsException")
-                && String.valueOf(e.getOriginalMessage()).contains("StreamReadConstraints")) {
-            Map<String, Object> error = new LinkedHashMap<>();
-            error.put("in", "body");
-            error.put("message", "exceeds the limits of this server: " + truncate(e.getOriginalMessage()));
-            return Problem.of(Problem.TYPE_MALFORMED_JSON, "Malformed JSON", 400,
-                    "The request body is not acceptable JSON.").errors(List.of(error));
-        }
         return null; // generation errors: the server's
+    }
+
+    /**
+     * Jackson's read limits ({@code StreamReadConstraints}: string, number, name and document length, nesting
+     * depth), met directly or while binding (wrapped with the path): the exception, or null.
+     */
+    private static JsonProcessingException readLimit(JsonProcessingException e) {
+        Throwable at = e;
+        for (int i = 0; at != null && i < 8; i++, at = at.getCause()) {
+            if (at instanceof JsonProcessingException p && p.getClass().getSimpleName().equals("StreamConstraintsException")
+                    && String.valueOf(p.getOriginalMessage()).contains("StreamReadConstraints")) {
+                return p;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The client's JSON goes beyond a read limit: {@code 413} for a length (a string, number, name or the whole
+     * document too long), {@code 400} for nesting deeper than allowed.
+     */
+    private static Problem overLimit(JsonProcessingException e) {
+        Map<String, Object> error = new LinkedHashMap<>();
+        error.put("in", "body");
+        error.put("message", "exceeds the limits of this server: " + truncate(e.getOriginalMessage()));
+        location(error, e.getLocation());
+        if (String.valueOf(e.getOriginalMessage()).contains("NestingDepth")) {
+            return Problem.of(Problem.TYPE_MALFORMED_JSON, "Malformed JSON", 400,
+                    "The request body nests JSON deeper than this server accepts.").errors(List.of(error));
+        }
+        return Problem.of(Problem.TYPE_JSON_TOO_LARGE, "Content Too Large", 413,
+                "A value in the request body is longer than this server accepts.").errors(List.of(error));
     }
 
     private static Problem malformed(JsonProcessingException e, String path) {

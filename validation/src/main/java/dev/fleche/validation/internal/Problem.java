@@ -15,6 +15,7 @@ final class Problem {
     static final String TYPE_CONSTRAINT_VIOLATION = "urn:fleche:problem:constraint-violation";
     static final String TYPE_MALFORMED_JSON = "urn:fleche:problem:malformed-json";
     static final String TYPE_INVALID_JSON = "urn:fleche:problem:invalid-json";
+    static final String TYPE_JSON_TOO_LARGE = "urn:fleche:problem:json-too-large";
     static final String TYPE_INVALID_PARAMETER = "urn:fleche:problem:invalid-parameter";
 
     private final Map<String, Object> extensions = new LinkedHashMap<>();
