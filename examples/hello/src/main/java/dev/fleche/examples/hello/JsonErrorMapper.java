@@ -3,6 +3,8 @@ package dev.fleche.examples.hello;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
+import com.fasterxml.jackson.core.exc.StreamReadException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
@@ -10,8 +12,9 @@ import jakarta.ws.rs.ext.ExceptionMapper;
 
 /**
  * A request body that is not the JSON an endpoint expects is the client's mistake: {@code 400} with a body that
- * says what is wrong and where ({@code {"error":..., "detail":...}}). Without this mapper Jackson's exception
- * reaches Jersey as a server error ({@code 500}). Anything else Jackson throws (a type it cannot map, a failure
+ * says what is wrong and where ({@code {"error":..., "detail":...}}); JSON beyond Jackson's read limits (a string
+ * of more than 20,000,000 characters, say) is {@code 413}. Without this mapper Jackson's exception reaches Jersey
+ * as a server error ({@code 500}). Anything else Jackson throws (a type it cannot map, a failure
  * while writing a response) is the server's: {@code 500}, without details.
  */
 public final class JsonErrorMapper implements ExceptionMapper<JsonProcessingException> {
@@ -30,8 +33,25 @@ public final class JsonErrorMapper implements ExceptionMapper<JsonProcessingExce
         if (e instanceof MismatchedInputException) {
             return badRequest("JSON does not match the expected body", detail(e));
         }
+        if (overReadLimit(e)) { // Jackson's StreamReadConstraints: a string, number or nesting beyond its limits
+            return Response.status(Response.Status.REQUEST_ENTITY_TOO_LARGE).type(MediaType.APPLICATION_JSON_TYPE)
+                    .entity(new Problem("JSON beyond this server's limits", detail(e))).build();
+        }
+        if (e instanceof StreamReadException) { // malformed in another way Jackson names (e.g. truncated)
+            return badRequest("malformed JSON", detail(e));
+        }
         return Response.serverError().type(MediaType.APPLICATION_JSON_TYPE)
                 .entity(new Problem("request failed", null)).build();
+    }
+
+    /** Whether Jackson refused the input for its read limits, met directly or while binding. */
+    private static boolean overReadLimit(Throwable e) {
+        for (Throwable at = e; at != null; at = at.getCause()) {
+            if (at instanceof StreamConstraintsException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** A {@code 400} with a JSON body. */
