@@ -759,9 +759,8 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
 
     /** {@code ex}'s body is over {@code limit}, and its handler's thread has claimed the response for this 413. */
     void refuseClaimed(Exchange ex, long limit) {
-        if (ex != exchange) {
-            close("reject"); // the exchange is no longer served; nothing can be answered
-            return;
+        if (ex != exchange || state == State.CLOSING || state == State.LINGERING || state == State.CLOSED) {
+            return; // refused already (the reactor found the body over the limit first), or closed
         }
         refuseTooLarge(limit, true);
     }
@@ -789,7 +788,7 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
         if (current != null) {
             // Claim the response before waking the body reader: a handler woken by the failure could otherwise
             // answer first (e.g. 500), and the client would see a close instead of this status.
-            boolean ours = claimed || current.claimResponse();
+            boolean ours = claimed || current.claimResponse() || current.refusalClaimed();
             current.bodyRefused(new RequestBodyException(status, rule, reason));
             if (!ours) {
                 close("reject");

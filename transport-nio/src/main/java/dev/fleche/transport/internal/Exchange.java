@@ -35,6 +35,8 @@ final class Exchange implements HttpExchange {
     private static final int NOT_STARTED = 0;
     private static final int STARTED = 1;
     private static final int WRITTEN = 2;
+    /** Claimed by the handler's thread for the transport's {@code 413}, which the reactor is about to write. */
+    private static final int REFUSING = 3;
 
     /** The body of every request without one: stateless, so one instance can be shared (closing it is a no-op). */
     private static final InputStream EMPTY = new InputStream() {
@@ -54,7 +56,7 @@ final class Exchange implements HttpExchange {
 
     private final RequestHead head;
     private final boolean isHead;
-    /** NOT_STARTED, STARTED or WRITTEN; a field updater spares an object per request. */
+    /** NOT_STARTED, STARTED, WRITTEN or REFUSING; a field updater spares an object per request. */
     private volatile int responseState;
     // body, written by the reactor, read by any thread
     private volatile boolean bodyReceivedWhole;
@@ -144,9 +146,14 @@ final class Exchange implements HttpExchange {
      * here, so that the handler's answer to the failure cannot go out before the transport's {@code 413}.
      */
     void bodyOverLimit(long limit) {
-        if (claimResponse()) {
+        if (RESPONSE_STATE.compareAndSet(this, NOT_STARTED, REFUSING)) {
             execute(() -> connection.refuseClaimed(this, limit));
         }
+    }
+
+    /** Whether the response was claimed for a refusal the reactor has yet to write ({@link #bodyOverLimit}). */
+    boolean refusalClaimed() {
+        return responseState == REFUSING;
     }
 
     /** The size of the whole body, once {@link #isBodyReceived()}. */
