@@ -166,6 +166,7 @@ public final class FlecheContainer implements Container {
     private void serve(Deployment current, HttpExchange exchange, String path, boolean nonBlocking) {
         ResponseWriter writer = new ResponseWriter(exchange, current, workers, suspended, nonBlocking);
         Throwable escaped = null;
+        writer.handleStarted();
         try {
             current.handler().handle(current.request(exchange, path, writer));
         } catch (BadRequest e) {

@@ -81,6 +81,13 @@ public final class ResponseWriter implements ContainerResponseWriter {
     /** The entity when it is a {@link ChunkedOutput} (SSE sinks are): closed when the client leaves. */
     private volatile ChunkedOutput<?> chunked;
     private int disconnectRetries; // reactor thread only
+    /**
+     * The thread running {@code ApplicationHandler.handle} for this request, from {@link #handleStarted()} until
+     * {@link #afterHandle}; null otherwise. A commit on it is handed to the transport only then: see {@link #commit()}.
+     */
+    private volatile Thread handling;
+    /** A commit made while {@link #handling}: its response goes out in {@link #afterHandle}. */
+    private boolean deferred; // the handling thread only
 
     /** The writer of {@code exchange}'s response; {@code nonBlocking} when it runs on the reactor. */
     public ResponseWriter(HttpExchange exchange, Deployment deployment, Workers workers,
@@ -197,6 +204,11 @@ public final class ResponseWriter implements ContainerResponseWriter {
         current.reset(timeOut, timeUnit);
     }
 
+    /**
+     * Completes the response. Called by Jersey on the thread that wrote it; when that is the thread still inside
+     * {@code handle()} for this request (every synchronous response, worker or reactor, and a resume made before
+     * the resource method returned), the response is handed to the transport after {@code handle()} returns.
+     */
     @Override
     public void commit() {
         Thread writing = owner;
@@ -206,6 +218,18 @@ public final class ResponseWriter implements ContainerResponseWriter {
         if (!finish()) {
             return;
         }
+        if (Thread.currentThread() == handling) {
+            // Jersey commits inside handle(), before it releases the request scope (request-scoped dispose,
+            // @PreDestroy) and runs what follows commit: the client gets the response once that is done, as on
+            // Grizzly, so that it never sees success before, say, a transaction committed in a dispose.
+            deferred = true;
+            return;
+        }
+        handOff();
+    }
+
+    /** Hands the committed response to the transport: the collected body whole, or the end of a streamed one. */
+    private void handOff() {
         OutputStream out = output;
         try {
             if (out instanceof BufferedBody) {
@@ -237,8 +261,21 @@ public final class ResponseWriter implements ContainerResponseWriter {
         return true;
     }
 
-    /** After {@code ApplicationHandler.handle} returned or threw: completes a response Jersey left open. */
+    /** The calling thread is about to run {@code ApplicationHandler.handle} for this request. */
+    public void handleStarted() {
+        handling = Thread.currentThread();
+    }
+
+    /**
+     * After {@code ApplicationHandler.handle} returned or threw: hands over a response committed inside it, and
+     * completes a response Jersey left open.
+     */
     public void afterHandle(Throwable escaped) {
+        handling = null;
+        if (deferred) {
+            deferred = false;
+            handOff();
+        }
         if (escaped != null) {
             // after failure() the error was Jersey's to log (it did); otherwise it is news
             LOG.log(done != 0 ? System.Logger.Level.DEBUG : System.Logger.Level.WARNING,

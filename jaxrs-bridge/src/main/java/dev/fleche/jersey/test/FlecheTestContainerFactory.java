@@ -15,6 +15,8 @@ import org.glassfish.jersey.test.spi.TestContainerFactory;
 import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import javax.net.ssl.SSLContext;
 
 /**
@@ -85,13 +87,25 @@ public final class FlecheTestContainerFactory implements TestContainerFactory {
             baseUri = UriBuilder.fromUri(configured).port(server.port()).build();
         }
 
+        /**
+         * Stops at once once no request is in flight (up to {@value #STOP_GRACE_SECONDS} s for those that are): a
+         * test client's idle keep-alive connections are closed without the second a production server gives them
+         * for a request already on its way, so a JerseyTest method ends as fast as on Grizzly.
+         */
         @Override
         public void stop() {
             try {
-                server.stop(Duration.ofSeconds(5));
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(STOP_GRACE_SECONDS);
+                while (server.isRunning() && server.transport().metrics().exchangesInFlight() > 0
+                        && System.nanoTime() < deadline) {
+                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+                }
+                server.stop(Duration.ZERO);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
         }
+
+        private static final int STOP_GRACE_SECONDS = 5;
     }
 }
