@@ -26,27 +26,27 @@ import java.net.URI;
  */
 public record Deployment(ApplicationHandler handler, String basePath, Settings settings, NonBlockingRoutes routes,
                          BaseUris baseUris, HeaderText headerText, RequestIds requestIds) {
-    /** Set while this thread builds an application handler for the Fleche container. */
-    private static final ThreadLocal<Boolean> BUILDING = new ThreadLocal<>();
+    /**
+     * The application property by which the Fleche container marks the applications it builds, so that features
+     * configured for it ({@code FlecheRequestIds}) can leave their work to the container ({@link #servedByFleche}).
+     */
+    static final String FLECHE_CONTAINER = "dev.fleche.jersey.internal.container";
 
     /**
-     * Jersey's handler of {@code application} (an {@code Application} or its class), built knowing that the Fleche
-     * container serves it: features configured meanwhile (on this thread) see {@link #buildingForFleche()}.
+     * Jersey's handler of {@code application} (an {@code Application}, its class, or a {@code ResourceConfig}),
+     * marked as served by the Fleche container ({@value #FLECHE_CONTAINER}).
      */
     public static ApplicationHandler handler(Object application) {
-        BUILDING.set(Boolean.TRUE);
-        try {
-            return application instanceof Class<?> type
-                    ? new ApplicationHandler(type.asSubclass(jakarta.ws.rs.core.Application.class))
-                    : new ApplicationHandler((jakarta.ws.rs.core.Application) application);
-        } finally {
-            BUILDING.remove();
-        }
+        ResourceConfig config = application instanceof Class<?> type
+                ? ResourceConfig.forApplicationClass(type.asSubclass(jakarta.ws.rs.core.Application.class))
+                : ResourceConfig.forApplication((jakarta.ws.rs.core.Application) application);
+        config.property(FLECHE_CONTAINER, Boolean.TRUE);
+        return new ApplicationHandler(config);
     }
 
-    /** Whether this thread is building an application handler for the Fleche container ({@link #handler}). */
-    public static boolean buildingForFleche() {
-        return BUILDING.get() != null;
+    /** Whether {@code configuration} is of an application the Fleche container builds ({@link #handler}). */
+    static boolean servedByFleche(jakarta.ws.rs.core.Configuration configuration) {
+        return Boolean.TRUE.equals(configuration.getProperty(FLECHE_CONTAINER));
     }
 
     /** {@code handler}'s application deployed under {@code rootPath}. */

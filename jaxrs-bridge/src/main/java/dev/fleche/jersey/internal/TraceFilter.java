@@ -55,7 +55,7 @@ public final class TraceFilter implements ContainerRequestFilter, ContainerRespo
                 || context.getConfiguration().getProperty(IN_CONTAINER) != null) {
             return false;
         }
-        if (Deployment.buildingForFleche()) {
+        if (Deployment.servedByFleche(context.getConfiguration())) {
             context.property(IN_CONTAINER, new RequestIds());
         } else {
             context.register(new TraceFilter(new RequestIds()));
