@@ -3,8 +3,6 @@ package dev.fleche.jersey.internal;
 import dev.fleche.jersey.ClientConnection;
 import dev.fleche.transport.HttpExchange;
 import dev.fleche.transport.HttpFields;
-import jakarta.ws.rs.container.AsyncResponse;
-import jakarta.ws.rs.sse.SseEventSink;
 import org.glassfish.jersey.server.ChunkedOutput;
 import org.glassfish.jersey.server.ContainerException;
 import org.glassfish.jersey.server.ContainerResponse;
@@ -38,7 +36,9 @@ import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
  * and their {@code commit()} is ignored until the owner's body is complete (closed), so that a loser never sends
  * the owner's half-written response.
  *
- * <p>Disconnects: once suspended, the writer listens for the transport's disconnect signal. When the client
+ * <p>Suspended responses: their timeout, drain registration and disconnect relay are a {@link Suspension}, made on
+ * the first suspend and closed when the response completes. Disconnects: once suspended, the writer listens for
+ * the transport's disconnect signal. When the client
  * leaves, a worker completes the exchange (timers cancelled), closes a plain {@link ChunkedOutput} entity (its
  * {@code isClosed()} turns true and the next {@code write} fails with an {@code IOException}), and resumes a
  * still-suspended {@code AsyncResponse} with {@link ClientGone#response()}, which makes Jersey run its
@@ -51,15 +51,12 @@ public final class ResponseWriter implements ContainerResponseWriter {
     private static final System.Logger LOG = System.getLogger(ResponseWriter.class.getName());
     private static final AtomicIntegerFieldUpdater<ResponseWriter> DONE =
             AtomicIntegerFieldUpdater.newUpdater(ResponseWriter.class, "done");
-    private static final AtomicReferenceFieldUpdater<ResponseWriter, SuspendTimer> TIMER =
-            AtomicReferenceFieldUpdater.newUpdater(ResponseWriter.class, SuspendTimer.class, "timer");
+    private static final AtomicReferenceFieldUpdater<ResponseWriter, Suspension> SUSPENSION =
+            AtomicReferenceFieldUpdater.newUpdater(ResponseWriter.class, Suspension.class, "suspension");
     private static final AtomicReferenceFieldUpdater<ResponseWriter, Thread> CLAIM =
             AtomicReferenceFieldUpdater.newUpdater(ResponseWriter.class, Thread.class, "owner");
     private static final AtomicReferenceFieldUpdater<ResponseWriter, ExchangeConnection> CONNECTION =
             AtomicReferenceFieldUpdater.newUpdater(ResponseWriter.class, ExchangeConnection.class, "connection");
-    /** While the workers are saturated, a disconnect is retried this often, for up to 5 s. */
-    private static final long DISCONNECT_RETRY_MILLIS = 20;
-    private static final int DISCONNECT_RETRIES = 250;
 
     private final HttpExchange exchange;
     private final Settings settings;
@@ -68,8 +65,8 @@ public final class ResponseWriter implements ContainerResponseWriter {
     private final Deployment deployment;
     /** Where the writer registers while suspended, so that a drain can end it. */
     private final SuspendedWriters suspendedWriters;
-    /** Created on the first suspend: most responses never suspend. */
-    private volatile SuspendTimer timer;
+    /** Its timeout, drain registration and disconnect relay, made on the first suspend: most responses never do. */
+    private volatile Suspension suspension;
     /** Created when the request asks for it (request property {@code dev.fleche.connection}). */
     private volatile ExchangeConnection connection;
     private volatile int done;
@@ -80,7 +77,6 @@ public final class ResponseWriter implements ContainerResponseWriter {
     private volatile boolean emptyBody;
     /** The entity when it is a {@link ChunkedOutput} (SSE sinks are): closed when the client leaves. */
     private volatile ChunkedOutput<?> chunked;
-    private int disconnectRetries; // reactor thread only
     /**
      * The thread running {@code ApplicationHandler.handle} for this request, from {@link #handleStarted()} until
      * {@link #afterHandle}; null otherwise. A commit on it is handed to the transport only then: see {@link #commit()}.
@@ -174,29 +170,17 @@ public final class ResponseWriter implements ContainerResponseWriter {
 
     @Override
     public boolean suspend(long timeOut, TimeUnit timeUnit, TimeoutHandler timeoutHandler) {
-        SuspendTimer suspendTimer = timer;
-        if (suspendTimer == null) {
-            SuspendTimer created = new SuspendTimer(exchange, this::expired);
-            suspendTimer = TIMER.compareAndSet(this, null, created) ? created : timer;
+        Suspension current = suspension;
+        if (current == null) {
+            Suspension created = new Suspension(exchange, workers, suspendedWriters, new Door());
+            current = SUSPENSION.compareAndSet(this, null, created) ? created : suspension;
         }
-        boolean suspended = suspendTimer.suspend(timeOut, timeUnit, timeoutHandler);
-        if (suspended) {
-            exchange.onDisconnect(this::clientLeft);
-        }
-        if (done != 0) {
-            suspendTimer.close(); // completed meanwhile: the timer must not outlive the response
-        } else if (suspended) {
-            suspendedWriters.register(this);
-            if (done != 0) {
-                suspendedWriters.remove(this); // completed meanwhile
-            }
-        }
-        return suspended;
+        return current.suspend(timeOut, timeUnit, timeoutHandler);
     }
 
     @Override
     public void setSuspendTimeout(long timeOut, TimeUnit timeUnit) throws IllegalStateException {
-        SuspendTimer current = timer;
+        Suspension current = suspension;
         if (current == null || done != 0) {
             throw new IllegalStateException(current == null ? "the response is not suspended"
                     : "the response is complete");
@@ -281,7 +265,7 @@ public final class ResponseWriter implements ContainerResponseWriter {
             LOG.log(done != 0 ? System.Logger.Level.DEBUG : System.Logger.Level.WARNING,
                     "request processing failed: " + exchange.method() + " " + exchange.target(), escaped);
         }
-        SuspendTimer current = timer;
+        Suspension current = suspension;
         if (done == 0 && (current == null || !current.isSuspended())) {
             fail();
         }
@@ -326,84 +310,15 @@ public final class ResponseWriter implements ContainerResponseWriter {
         if (!DONE.compareAndSet(this, 0, 1)) {
             return false;
         }
-        SuspendTimer current = timer;
+        Suspension current = suspension;
         if (current != null) { // only a writer that suspended has a timer, or is registered
             current.close();
-            suspendedWriters.remove(this);
         }
         ExchangeConnection handle = connection;
         if (handle != null) {
             handle.end();
         }
         return true;
-    }
-
-    /**
-     * The container drains: a chunked entity (an SSE sink) is closed, which ends its body; any other suspended
-     * response times out now (the application's timeout handler, else Jersey's {@code 503}).
-     */
-    void endForDrain() {
-        if (done != 0) {
-            return;
-        }
-        ChunkedOutput<?> stream = chunked;
-        if (stream != null) {
-            if (!workers.tryExecute(() -> closeChunked(stream))) {
-                closeChunked(stream);
-            }
-            return;
-        }
-        SuspendTimer current = timer;
-        expired(current == null ? null : current.handler());
-    }
-
-    private static void closeChunked(ChunkedOutput<?> stream) {
-        try {
-            stream.close();
-        } catch (IOException | RuntimeException e) {
-            LOG.log(System.Logger.Level.DEBUG, "closing a chunked output for a drain failed", e);
-        }
-    }
-
-    /** Reactor: the client of a suspended exchange left; tell the application from a worker. */
-    private void clientLeft() {
-        if (done != 0) {
-            return;
-        }
-        if (workers.tryExecute(this::disconnected)) {
-            return;
-        }
-        if (++disconnectRetries <= DISCONNECT_RETRIES) {
-            exchange.schedule(this::clientLeft, DISCONNECT_RETRY_MILLIS, TimeUnit.MILLISECONDS);
-            return;
-        }
-        LOG.log(System.Logger.Level.WARNING, "workers saturated for 5 s: the disconnect of " + exchange
-                + " was not reported to the application");
-        finish();
-    }
-
-    /** Worker: completes the exchange, closes a chunked entity (not an SSE sink), runs Jersey's ConnectionCallbacks. */
-    private void disconnected() {
-        SuspendTimer current = timer;
-        TimeoutHandler handler = current == null ? null : current.handler();
-        ChunkedOutput<?> stream = chunked;
-        if (!finish()) {
-            return; // completed meanwhile
-        }
-        if (stream != null && !(stream instanceof SseEventSink)) {
-            try {
-                stream.close();
-            } catch (IOException | RuntimeException e) {
-                LOG.log(System.Logger.Level.DEBUG, "closing the chunked output of a departed client failed", e);
-            }
-        }
-        if (handler instanceof AsyncResponse && ((AsyncResponse) handler).isSuspended()) {
-            try {
-                ((AsyncResponse) handler).resume(ClientGone.response());
-            } catch (RuntimeException e) {
-                LOG.log(System.Logger.Level.DEBUG, "reporting a disconnect to Jersey failed", e);
-            }
-        }
     }
 
     /** 500 when nothing reached the transport yet, else abort the connection. */
@@ -427,26 +342,6 @@ public final class ResponseWriter implements ContainerResponseWriter {
         }
     }
 
-    /** Reactor: the suspend timeout expired; Jersey's handler may write, so it runs on a worker. */
-    private void expired(TimeoutHandler handler) {
-        if (handler == null || !workers.tryExecute(() -> onTimeout(handler))) {
-            HttpFields fields = new HttpFields(1).add("Retry-After", Integer.toString(settings.retryAfterSeconds()));
-            answer(503, fields, "request timed out");
-        }
-    }
-
-    private void onTimeout(TimeoutHandler handler) {
-        Throwable escaped = null;
-        try {
-            handler.onTimeout(this);
-        } catch (Throwable t) {
-            escaped = t;
-        }
-        if (escaped != null) {
-            afterHandle(escaped);
-        }
-    }
-
     private static void rethrow(Throwable error) {
         if (error instanceof RuntimeException) {
             throw (RuntimeException) error;
@@ -455,6 +350,43 @@ public final class ResponseWriter implements ContainerResponseWriter {
             throw (Error) error;
         }
         throw new ContainerException(error);
+    }
+
+    /** The writer as its {@link Suspension} sees it. */
+    private final class Door implements Suspension.Owner {
+        @Override
+        public boolean complete() {
+            return finish();
+        }
+
+        @Override
+        public boolean isComplete() {
+            return done != 0;
+        }
+
+        @Override
+        public ChunkedOutput<?> chunkedEntity() {
+            return chunked;
+        }
+
+        @Override
+        public void timedOut() {
+            HttpFields fields = new HttpFields(1).add("Retry-After", Integer.toString(settings.retryAfterSeconds()));
+            answer(503, fields, "request timed out");
+        }
+
+        @Override
+        public void onTimeout(TimeoutHandler handler) {
+            Throwable escaped = null;
+            try {
+                handler.onTimeout(ResponseWriter.this);
+            } catch (Throwable t) {
+                escaped = t;
+            }
+            if (escaped != null) {
+                afterHandle(escaped);
+            }
+        }
     }
 
     @Override

@@ -20,11 +20,11 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class SuspendedWriters {
     enum Phase { OPEN, ENDING }
 
-    private final Set<ResponseWriter> writers = ConcurrentHashMap.newKeySet();
+    private final Set<Suspension> writers = ConcurrentHashMap.newKeySet();
     private volatile Phase phase = Phase.OPEN;
 
-    /** Registers a suspended writer; while ending, ends it at once instead. */
-    void register(ResponseWriter writer) {
+    /** Registers a suspended response; while ending, ends it at once instead. */
+    void register(Suspension writer) {
         switch (phase) {
             case OPEN -> {
                 writers.add(writer);
@@ -36,8 +36,8 @@ public final class SuspendedWriters {
         }
     }
 
-    /** The writer completed. */
-    void remove(ResponseWriter writer) {
+    /** The response completed. */
+    void remove(Suspension writer) {
         writers.remove(writer);
     }
 
@@ -45,7 +45,7 @@ public final class SuspendedWriters {
     public int endAll() {
         phase = Phase.ENDING;
         int ended = 0;
-        for (ResponseWriter writer : writers) {
+        for (Suspension writer : writers) {
             if (writers.remove(writer)) {
                 writer.endForDrain();
                 ended++;
