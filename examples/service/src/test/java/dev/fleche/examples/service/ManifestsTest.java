@@ -129,13 +129,33 @@ class ManifestsTest {
 
         DockerfileModel.Stage runtime = docker.last();
         List<DockerfileModel.Instruction> copies = runtime.all("COPY");
-        assertEquals(1, copies.size(), "only the image directory is copied");
-        DockerfileModel.Instruction copy = copies.get(0);
-        assertEquals("build", copy.flag("from"));
-        assertEquals(workdir + "/examples/service/target/image", copy.args().get(0));
-        String installed = copy.args().get(1);
+        List<String> parts = List.of("runtime", "app", "bin", "lib");
+        assertEquals(parts.size(), copies.size(), "the image directory, one layer per part, nothing else");
+        String installed = null;
+        for (int i = 0; i < parts.size(); i++) {
+            DockerfileModel.Instruction copy = copies.get(i);
+            assertEquals("build", copy.flag("from"));
+            assertEquals(workdir + "/examples/service/target/image/" + parts.get(i), copy.args().get(0));
+            String target = copy.args().get(1);
+            assertTrue(target.endsWith("/" + parts.get(i)), target);
+            String directory = target.substring(0, target.length() - parts.get(i).length() - 1);
+            assertTrue(installed == null || installed.equals(directory), "one directory: " + target);
+            installed = directory;
+        }
         List<String> entrypoint = runtime.last("ENTRYPOINT").args();
         assertEquals(List.of(installed + "/bin/" + serviceName), entrypoint, "exec form, the launcher alone");
+    }
+
+    @Test
+    void theDockerfileBuildsOnTheBasesMadeHereAndSendsNoBuildOutput() throws Exception {
+        String script = Files.readString(MODULE.resolve("src/image/base/make-bases.sh"), StandardCharsets.UTF_8);
+        assertTrue(script.contains("BUILD_IMAGE=" + docker.stage("build").image() + "\n"),
+                "the build stage's base is the one make-bases.sh makes: " + docker.stage("build").image());
+        assertTrue(script.contains("RUNTIME_IMAGE=" + docker.last().image() + "\n"),
+                "the runtime stage's base is the one make-bases.sh makes: " + docker.last().image());
+        List<String> ignored = Files.readAllLines(MODULE.resolve("../../.dockerignore"), StandardCharsets.UTF_8);
+        assertTrue(ignored.contains("**/target") && ignored.contains(".git"),
+                "the build context leaves out every target/ and .git: " + ignored);
     }
 
     @Test
