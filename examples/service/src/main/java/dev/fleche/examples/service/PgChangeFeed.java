@@ -78,6 +78,7 @@ final class PgChangeFeed implements AutoCloseable {
                     statement.execute("LISTEN " + CHANNEL);
                 }
                 listening = connection;
+                LOG.log(System.Logger.Level.INFO, "LISTEN {0}", CHANNEL);
                 if (missed) {
                     changes.changed("resync");
                 }
