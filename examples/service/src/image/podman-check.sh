@@ -9,7 +9,9 @@
 # 3. podman run as the Deployment runs it: --read-only, --user 10001, --cap-drop=ALL, no privilege escalation,
 #    the manifest's memory limit; readiness, a write and a read, the RSS against the limit
 # 4. podman stop (SIGTERM): the drain, exit 0 within the manifest's terminationGracePeriodSeconds
-# 5. the first 200 of /health/ready after `podman start`, STARTS times (default 5), median; the size by layer
+# 5. two containers of the image on one throw-away PostgreSQL (../../test/postgres/cluster.sh): a write on one,
+#    read and long-polled on the other (LISTEN/NOTIFY)
+# 6. the first 200 of /health/ready after `podman start`, STARTS times (default 5), median; the size by layer
 #
 # podman here: runc (crun fails on this machine's hybrid cgroups), cgroupfs, no default ulimits (they cannot be
 # set here), host networking. A CONTAINERS_CONF file says so; set CONTAINERS_CONF to use your own.
@@ -40,7 +42,11 @@ if [ -z "${CONTAINERS_CONF:-}" ]; then
   export CONTAINERS_CONF
 fi
 PODMAN=(podman --runtime runc)
-cleanup() { "${PODMAN[@]}" rm -f "$NAME" >/dev/null 2>&1 || true; }
+source examples/service/src/test/postgres/cluster.sh
+cleanup() {
+  "${PODMAN[@]}" rm -f "$NAME" "$NAME-a" "$NAME-b" >/dev/null 2>&1 || true
+  pg_cluster_stop
+}
 trap cleanup EXIT
 
 # The manifest's settings the run must match: the memory limit and the termination grace.
@@ -55,11 +61,14 @@ bash examples/service/src/image/base/make-bases.sh all
 log "podman build"
 m2=${MAVEN_REPO:-$HOME/.m2/repository}
 mkdir -p "$m2"
-"${PODMAN[@]}" build -q --network=host -v "$m2:/root/.m2/repository:O" \
-  -f examples/service/Dockerfile -t "$IMAGE" . >/dev/null || die "podman build failed"
+build_log=$(mktemp)
+"${PODMAN[@]}" build --network=host -v "$m2:/root/.m2/repository:O" \
+  -f examples/service/Dockerfile -t "$IMAGE" . >"$build_log" 2>&1 \
+  || { grep -v '^WARNING' "$build_log" | tail -40 >&2; die "podman build failed"; }
+rm -f "$build_log"
 log "built in $(( $(date +%s) - started )) s (bases included)"
 
-run() { # extra podman run arguments...
+run() { # [--name NAME] [-e PORT=...] extra podman run arguments...
   "${PODMAN[@]}" run -d --name "$NAME" --network=host --read-only --user 10001:10001 --cap-drop=ALL \
     --security-opt=no-new-privileges --memory "${limit_mb}m" -e PORT="$PORT" -e DRAIN_DELAY_SECONDS=1 \
     -e DRAIN_GRACE_SECONDS=5 "$@" "$IMAGE" >/dev/null
@@ -110,6 +119,48 @@ code=$("${PODMAN[@]}" inspect -f '{{.State.ExitCode}}' "$NAME")
 [ "$stop_ms" -lt $(( grace * 1000 )) ] || die "the stop took $stop_ms ms, the grace is $grace s"
 log "stopped: drained, exit 0, $stop_ms ms after SIGTERM (delay 1 s + grace 5 s set for the run)"
 "${PODMAN[@]}" rm "$NAME" >/dev/null
+
+log "two replicas of the image on one PostgreSQL"
+pg_cluster_start
+replica() { # name port
+  "${PODMAN[@]}" run -d --name "$1" --network=host --read-only --user 10001:10001 --cap-drop=ALL \
+    --security-opt=no-new-privileges --memory "${limit_mb}m" -e PORT="$2" -e DRAIN_DELAY_SECONDS=0.2 \
+    -e DRAIN_GRACE_SECONDS=3 -e DATABASE_URL="$PG_URL" "$IMAGE" >/dev/null
+}
+port_a=$((PORT + 1)) port_b=$((PORT + 2))
+replica "$NAME-a" $port_a
+replica "$NAME-b" $port_b
+for p in $port_a $port_b; do
+  deadline=$(( $(date +%s) + 30 ))
+  until curl --silent --max-time 1 -o /dev/null -f "http://127.0.0.1:$p/health/ready"; do
+    [ "$(date +%s)" -lt "$deadline" ] || { "${PODMAN[@]}" logs "$NAME-a" "$NAME-b" >&2 || true; die "replica on $p not ready in 30 s"; }
+    sleep 0.05
+  done
+done
+poll_out=$(mktemp)
+curl "${curl_opts[@]}" --max-time 20 "http://127.0.0.1:$port_b/changes" > "$poll_out" &
+poll_pid=$!
+deadline=$(( $(date +%s) + 10 ))
+until curl "${curl_opts[@]}" "http://127.0.0.1:$port_b/changes/waiting" | grep -q '"waiting":1'; do
+  [ "$(date +%s)" -lt "$deadline" ] || die "the long-poll on B was not registered in 10 s"
+done
+created=$(curl "${curl_opts[@]}" -H 'Content-Type: application/json' -d '{"title":"written on A"}' \
+  "http://127.0.0.1:$port_a/todos")
+id=$(printf '%s' "$created" | sed -n 's/.*"id":\([0-9]*\).*/\1/p')
+[ -n "$id" ] || die "POST /todos on A: $created"
+wait $poll_pid || die "the long-poll on B failed"
+grep -q '"change":"POST /todos"' "$poll_out" || die "the long-poll on B answered: $(cat "$poll_out")"
+read=$(curl "${curl_opts[@]}" "http://127.0.0.1:$port_b/todos/$id")
+case $read in *'"title":"written on A"'*) ;; *) die "GET /todos/$id on B: $read" ;; esac
+rm -f "$poll_out"
+"${PODMAN[@]}" stop -t "$grace" "$NAME-a" "$NAME-b" >/dev/null
+for r in a b; do
+  code=$("${PODMAN[@]}" inspect -f '{{.State.ExitCode}}' "$NAME-$r")
+  [ "$code" = 0 ] || { "${PODMAN[@]}" logs "$NAME-$r" >&2; die "replica $r exited $code"; }
+done
+"${PODMAN[@]}" rm "$NAME-a" "$NAME-b" >/dev/null
+pg_cluster_stop
+log "two replicas: POST on A answered 201, B's long-poll woke with it, B read it; both drained, exit 0"
 
 times=()
 for i in $(seq "$STARTS"); do
