@@ -32,7 +32,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * that {@code src/test/postgres/run.sh} runs with a throw-away cluster.
  */
 @Timeout(120)
-class TwoReplicasPgIT {
+class TwoReplicasOnPostgres {
     private static final Pattern ID = Pattern.compile("\"id\":(\\d+)");
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final String url = System.getProperty("postgres.url");
