@@ -127,9 +127,9 @@ public final class TodoStore implements AutoCloseable {
     }
 
     private static Todo read(ResultSet rs) throws SQLException {
-        int priority = rs.getInt(5);
-        return new Todo(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getBoolean(4),
-                rs.wasNull() ? null : priority);
+        int value = rs.getInt(5);
+        Integer priority = rs.wasNull() ? null : value; // wasNull: of the column read last, so right after it
+        return new Todo(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getBoolean(4), priority);
     }
 
     /** Whether the database answers a trivial query within {@code timeoutSeconds} (a readiness check). */
