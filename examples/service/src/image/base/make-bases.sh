@@ -18,6 +18,9 @@
 # coreutils (build-image.sh), a JDK 25 (jlink, the AOT cache) and Maven. Both are imported with `podman import`
 # from a root file system made here, the way a distroless image is assembled from .deb files.
 #
+# An image that already exists is kept (CI reruns skip ~45 s): its tag names its content — bump the suffix
+# (bookworm-1 -> bookworm-2) when a pin, the Maven version or the JDK changes; REBUILD=1 makes both anyway.
+#
 # Environment: CONTAINERS_CONF (the CI sets one: runc, cgroupfs, no default ulimits), TEMURIN (default
 # /usr/lib/jvm/temurin-25-jdk-amd64), DEBIAN_MIRROR (default http://deb.debian.org/debian), WORK (a scratch
 # directory, default a new temporary one).
@@ -129,10 +132,19 @@ build_base() {
     - "$BUILD_IMAGE" >/dev/null
 }
 
+# Makes image $1 with function $2 unless it exists (REBUILD=1: always).
+make_image() {
+  if [ -z "${REBUILD:-}" ] && podman image exists "$1"; then
+    log "$1 exists, kept (REBUILD=1 to make it again)"
+  else
+    "$2"
+  fi
+}
+
 case $WHAT in
-  runtime) runtime_base ;;
-  build) build_base ;;
-  all) runtime_base; build_base ;;
+  runtime) make_image "$RUNTIME_IMAGE" runtime_base ;;
+  build) make_image "$BUILD_IMAGE" build_base ;;
+  all) make_image "$RUNTIME_IMAGE" runtime_base; make_image "$BUILD_IMAGE" build_base ;;
   *) die "usage: make-bases.sh [runtime|build|all]" ;;
 esac
 log "done: $(podman images --format '{{.Repository}}:{{.Tag}} {{.Size}}' | grep 'localhost/fleche/' | paste -sd' ' -)"

@@ -244,4 +244,22 @@ class TodoServiceTest {
         }
         return samples;
     }
+
+    @Test
+    void aDatabaseDownAtStartKeepsReadinessDownAndTheProcessLive() throws Exception {
+        // Nothing listens on port 1: every connection is refused, as during an outage.
+        Changes changes = new Changes();
+        try (Database database = Database.open("jdbc:postgresql://127.0.0.1:1/todos?user=todo&connectTimeout=1",
+                changes)) {
+            server = TodoService.start(ServiceConfig.from(new String[] {"0"}, Map.of("BIND_HOST", "127.0.0.1")),
+                    database, changes);
+            URI base = URI.create("http://127.0.0.1:" + server.port() + "/");
+            assertEquals(200, get(base.resolve("health/live")).statusCode(), "live: the pod is not restarted");
+            HttpResponse<String> ready = get(base.resolve("health/ready"));
+            assertEquals(503, ready.statusCode(), "not ready: out of the Service");
+            assertTrue(ready.body().contains("the schema is not migrated yet"), ready.body());
+            server.close();
+            server = null;
+        }
+    }
 }
