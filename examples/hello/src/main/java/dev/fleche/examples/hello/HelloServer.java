@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import javax.net.ssl.KeyManagerFactory;
@@ -30,7 +31,7 @@ import javax.net.ssl.SSLContext;
  * {@code GET /async?delayMs=N}. Prints {@code READY <port>} once listening.
  *
  * <pre>
- * HelloServer [PORT]                                      HTTP on PORT (default 8080)
+ * HelloServer [PORT]                                      HTTP on PORT (default: $PORT, else 8080)
  * HelloServer [PORT] --https                              HTTPS on PORT (default 8443) with a self-signed
  *                                                         certificate for localhost, made at start with the JDK's
  *                                                         keytool; its SHA-256 fingerprint is printed
@@ -40,6 +41,7 @@ import javax.net.ssl.SSLContext;
  *
  * With Maven: {@code mvn -q -pl examples/hello exec:java -Dexec.args="--https"}, then
  * {@code curl -k https://localhost:8443/hello} ({@code -k}: curl cannot verify a self-signed certificate).
+ * Bad arguments: the reason and {@link #USAGE} on standard error, exit code 2.
  */
 public final class HelloServer {
     private HelloServer() {
@@ -120,18 +122,38 @@ public final class HelloServer {
         return HexFormat.ofDelimiter(":").withUpperCase().formatHex(digest);
     }
 
+    static final String USAGE = "usage: HelloServer [PORT] [--https [--keystore FILE.p12 --password PASSWORD]]"
+            + "   (PORT 0..65535, 0 for any free one; default: $PORT, else 8080, or 8443 with --https)";
+
     public static void main(String[] args) throws Exception {
         Integer port = null;
         boolean https = false;
         Path keystore = null;
         char[] password = null;
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--https" -> https = true;
-                case "--keystore" -> keystore = Path.of(args[++i]);
-                case "--password" -> password = args[++i].toCharArray();
-                default -> port = Integer.parseInt(args[i]);
+        try {
+            for (int i = 0; i < args.length; i++) {
+                switch (args[i]) {
+                    case "--https" -> https = true;
+                    case "--keystore" -> keystore = Path.of(value(args, ++i, "--keystore"));
+                    case "--password" -> password = value(args, ++i, "--password").toCharArray();
+                    default -> {
+                        if (port != null || args[i].startsWith("--")) {
+                            throw new IllegalArgumentException("unexpected argument: " + args[i]);
+                        }
+                        port = port(args[i]);
+                    }
+                }
             }
+            if (port == null && System.getenv("PORT") != null) {
+                port = port(System.getenv("PORT"));
+            }
+            if (keystore != null && password == null) {
+                throw new IllegalArgumentException("--keystore needs --password");
+            }
+        } catch (IllegalArgumentException e) {
+            System.err.println(e.getMessage());
+            System.err.println(USAGE);
+            System.exit(2);
         }
         FlecheHttpServer server;
         if (!https) {
@@ -139,9 +161,6 @@ public final class HelloServer {
         } else {
             KeyStore keys;
             if (keystore != null) {
-                if (password == null) {
-                    throw new IllegalArgumentException("--keystore needs --password");
-                }
                 keys = loadKeyStore(keystore, password);
             } else {
                 password = randomPassword();
@@ -151,14 +170,41 @@ public final class HelloServer {
             server = startHttps(port == null ? 8443 : port, sslContext(keys, password));
         }
         FlecheHttpServer running = server;
+        CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             try {
                 running.stop(Duration.ofSeconds(5));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
+            } finally {
+                stopped.countDown();
             }
         }, "hello-shutdown"));
         System.out.println("READY " + server.port());
+        // main returns only once the stop is done: under `mvn exec:java` a returning main lets the plugin close
+        // the class loader while the shutdown hook still runs (NoClassDefFoundError in the middle of the stop).
+        stopped.await();
+    }
+
+    private static String value(String[] args, int i, String option) {
+        if (i >= args.length) {
+            throw new IllegalArgumentException(option + " needs a value");
+        }
+        return args[i];
+    }
+
+    /** A port number 0..65535, else IllegalArgumentException. */
+    private static int port(String value) {
+        int port;
+        try {
+            port = Integer.parseInt(value.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("not a port number: " + value, e);
+        }
+        if (port < 0 || port > 65535) {
+            throw new IllegalArgumentException("port out of range 0..65535: " + value);
+        }
+        return port;
     }
 
     private static char[] randomPassword() {

@@ -4,12 +4,18 @@ import dev.fleche.jersey.FlecheHttpServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -113,5 +119,21 @@ class HelloServerTest {
     @Test
     void wadlIsOff() throws Exception {
         assertEquals(404, send(request("/application.wadl")).statusCode());
+    }
+
+    @Test
+    @Timeout(60)
+    void badArgumentsPrintTheUsageAndExitWithCode2() throws Exception {
+        for (List<String> args : List.of(List.of("abc"), List.of("-1"), List.of("65536"), List.of("1", "2"),
+                List.of("--keystore"), List.of("--bogus"))) {
+            List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
+                    .toString(), "-cp", System.getProperty("java.class.path"), HelloServer.class.getName()));
+            command.addAll(args);
+            Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+            String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertTrue(process.waitFor(30, TimeUnit.SECONDS), "ended");
+            assertEquals(2, process.exitValue(), args + ": " + output);
+            assertTrue(output.contains(HelloServer.USAGE), output);
+        }
     }
 }

@@ -24,6 +24,7 @@ import java.util.concurrent.locks.LockSupport;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
@@ -129,7 +130,10 @@ class ChatServerTest {
     @Test
     void badInputIsRefused() throws Exception {
         assertEquals(400, post("no%20spaces%20allowed", "x").statusCode());
-        assertEquals(400, post("room", " ").statusCode());
+        HttpResponse<String> blank = post("room", " ");
+        assertEquals(400, blank.statusCode());
+        assertEquals("application/problem+json", blank.headers().firstValue("Content-Type").orElse(""));
+        assertTrue(blank.body().contains("\"detail\":\"a message is 1 to "), blank.body());
         assertEquals(400, poll("bad%20room", 0).get(5, TimeUnit.SECONDS).statusCode());
     }
 

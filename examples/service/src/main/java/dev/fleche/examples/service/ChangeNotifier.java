@@ -4,12 +4,17 @@ import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ContainerResponseContext;
 import jakarta.ws.rs.container.ContainerResponseFilter;
 
-/** After a successful POST, PUT or DELETE under {@code /todos}, wakes the {@code /changes} long-polls. */
-public final class ChangeNotifier implements ContainerResponseFilter {
-    private final Changes changes;
+import java.util.function.Consumer;
 
-    public ChangeNotifier(Changes changes) {
-        this.changes = changes;
+/**
+ * After a successful POST, PUT or DELETE under {@code /todos}, publishes the change: to this process's
+ * {@code /changes} long-polls (H2), or to every replica's through the database (PostgreSQL, {@link PgChangeFeed}).
+ */
+public final class ChangeNotifier implements ContainerResponseFilter {
+    private final Consumer<String> publish;
+
+    public ChangeNotifier(Consumer<String> publish) {
+        this.publish = publish;
     }
 
     @Override
@@ -18,7 +23,7 @@ public final class ChangeNotifier implements ContainerResponseFilter {
         boolean writes = "POST".equals(method) || "PUT".equals(method) || "DELETE".equals(method);
         String path = request.getUriInfo().getPath();
         if (writes && response.getStatus() / 100 == 2 && (path.equals("todos") || path.startsWith("todos/"))) {
-            changes.changed(method + " /" + path);
+            publish.accept(method + " /" + path);
         }
     }
 }

@@ -16,7 +16,9 @@ import java.util.Map;
  *   <caption>Settings</caption>
  *   <tr><th>source</th><th>meaning</th><th>default</th></tr>
  *   <tr><td>first argument, else {@code PORT}</td><td>TCP port on all interfaces; 0 picks a free one</td><td>8080</td></tr>
- *   <tr><td>{@code DATABASE_URL}</td><td>H2 JDBC URL of the to-do store</td><td>{@code jdbc:h2:mem:todos;DB_CLOSE_DELAY=-1}</td></tr>
+ *   <tr><td>{@code DATABASE_URL}</td><td>JDBC URL of the to-do store: H2 (one process) or PostgreSQL
+ *       ({@code jdbc:postgresql://host:5432/db?user=...&password=...}: replicas share it, {@code /changes} fans
+ *       out; see {@link Database})</td><td>{@code jdbc:h2:mem:todos;DB_CLOSE_DELAY=-1}</td></tr>
  *   <tr><td>{@code DRAIN_DELAY_SECONDS}</td><td>serve on after readiness went 503 (SIGTERM)</td><td>5</td></tr>
  *   <tr><td>{@code DRAIN_GRACE_SECONDS}</td><td>time for requests in flight once the listener closed</td><td>10</td></tr>
  *   <tr><td>{@code BIND_HOST}</td><td>address to listen on</td><td>{@code 0.0.0.0}</td></tr>
@@ -39,8 +41,9 @@ public record ServiceConfig(String host, int port, String jdbcUrl, DrainPolicy d
         if (port < 0 || port > 65535) {
             throw new IllegalArgumentException("port must be 0..65535: " + port);
         }
-        if (jdbcUrl == null || !jdbcUrl.startsWith("jdbc:h2:")) {
-            throw new IllegalArgumentException("DATABASE_URL must be an H2 URL (jdbc:h2:...): " + jdbcUrl);
+        if (jdbcUrl == null || !(jdbcUrl.startsWith("jdbc:h2:") || jdbcUrl.startsWith("jdbc:postgresql:"))) {
+            throw new IllegalArgumentException("DATABASE_URL must be an H2 (jdbc:h2:...) or PostgreSQL "
+                    + "(jdbc:postgresql://host:5432/db?user=...&password=...) JDBC URL: " + jdbcUrl);
         }
         if (host == null || host.isBlank()) {
             throw new IllegalArgumentException("host must not be blank");

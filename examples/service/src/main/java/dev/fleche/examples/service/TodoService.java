@@ -15,6 +15,9 @@ import org.glassfish.jersey.CommonProperties;
 import org.glassfish.jersey.server.ResourceConfig;
 
 import java.net.URI;
+import java.util.concurrent.CountDownLatch;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * The deployable to-do service: the {@code todo} example's {@code /todos} (validated JSON on H2), a
@@ -28,20 +31,41 @@ public final class TodoService {
     private TodoService() {
     }
 
+    static final String USAGE = "usage: TodoService [port]   (port 0..65535, 0 for any free one; default: $PORT, "
+            + "else 8080; other settings from the environment: DATABASE_URL, DRAIN_DELAY_SECONDS, "
+            + "DRAIN_GRACE_SECONDS, BIND_HOST, FLECHE_ACCESS_LOG)";
+
     /**
-     * The application: the to-do resources, {@code /changes}, health with a database check, request ids, and
-     * metrics in a new Prometheus registry served at {@code /metrics}.
+     * The application on one process's H2 store: the to-do resources, {@code /changes}, health with a database
+     * check, request ids, and metrics in a new Prometheus registry served at {@code /metrics}.
      */
     public static ResourceConfig application(TodoStore store, Changes changes) {
+        return application(store, changes, changes::changed, () -> {
+            try {
+                return store.isReachable(2) ? null : "the database did not answer within 2 s";
+            } catch (java.sql.SQLException e) {
+                return "the database did not answer: " + e.getMessage();
+            }
+        });
+    }
+
+    /**
+     * The application, writes published through {@code publish} (which must reach {@code changes}), readiness
+     * down while {@code notReady} gives a reason.
+     */
+    static ResourceConfig application(TodoStore store, Changes changes, Consumer<String> publish,
+                                      Supplier<String> notReady) {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         Health health = Health.builder()
-                .check("database", () -> store.isReachable(2) ? HealthCheck.Result.ok()
-                        : HealthCheck.Result.down("the database did not answer within 2 s"))
+                .check("database", () -> {
+                    String why = notReady.get();
+                    return why == null ? HealthCheck.Result.ok() : HealthCheck.Result.down(why);
+                })
                 .build();
         return TodoServer.application(store)
                 .register(ChangesResource.class)
                 .property(ChangesResource.CHANGES, changes)
-                .register(new ChangeNotifier(changes))
+                .register(new ChangeNotifier(publish))
                 .register(health)
                 .register(FlecheRequestIds.class)
                 .register(new FlecheMetrics(registry))
@@ -52,21 +76,50 @@ public final class TodoService {
                 .property(CommonProperties.PROVIDER_DEFAULT_DISABLE, "RENDEREDIMAGE");
     }
 
-    /** Starts the service with {@code config}: listening when this returns. */
+    /** Starts the service with {@code config} on one process's {@code store}: listening when this returns. */
     public static FlecheHttpServer start(ServiceConfig config, TodoStore store) {
+        return start(config, application(store, new Changes()));
+    }
+
+    /** Starts the service with {@code config} on {@code database}: listening when this returns. */
+    static FlecheHttpServer start(ServiceConfig config, Database database, Changes changes) {
+        return start(config, application(database.store(), changes, database::publish, database::notReady));
+    }
+
+    private static FlecheHttpServer start(ServiceConfig config, ResourceConfig application) {
         URI uri = URI.create("http://" + config.host() + ":" + config.port() + "/");
         if (config.accessLog() != null && config.accessLog().file() == null) {
             StdoutLines.route(config.accessLog().logger());
         }
         ServerOptions options = TodoServer.transportOptions().toBuilder().accessLog(config.accessLog()).build();
-        return FlecheHttpServerFactory.createServer(uri, application(store, new Changes()), options);
+        return FlecheHttpServerFactory.createServer(uri, application, options);
     }
 
-    public static void main(String[] args) {
-        ServiceConfig config = ServiceConfig.from(args, System.getenv());
-        TodoStore store = new TodoStore(config.jdbcUrl());
-        FlecheHttpServer server = start(config, store);
-        server.drainOnSigterm(config.drain(), store::close);
+    /**
+     * {@code TodoService [port]}: prints {@code READY <port>}, serves until SIGTERM (drain, exit 0) or SIGKILL.
+     * Bad arguments or settings: the reason and {@link #USAGE} on standard error, exit code 2.
+     */
+    public static void main(String[] args) throws InterruptedException {
+        ServiceConfig config;
+        try {
+            if (args.length > 1) {
+                throw new IllegalArgumentException("one argument at most, got " + args.length);
+            }
+            config = ServiceConfig.from(args, System.getenv());
+        } catch (IllegalArgumentException e) {
+            System.err.println(e.getMessage());
+            System.err.println(USAGE);
+            System.exit(2);
+            return;
+        }
+        Changes changes = new Changes();
+        Database database = Database.open(config.jdbcUrl(), changes);
+        FlecheHttpServer server = start(config, database, changes);
+        server.drainOnSigterm(config.drain(), database::close);
         System.out.println("READY " + server.port());
+        // The process ends in the drain's System.exit. Until then main waits: under `mvn exec:java` a returning
+        // main lets the plugin close the application's class loader as soon as the transport's threads end, while
+        // the drain still runs on (and loads classes: Drain$Outcome) — NoClassDefFoundError. Waiting costs nothing.
+        new CountDownLatch(1).await();
     }
 }

@@ -8,15 +8,20 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * A Dockerfile read into its stages and instructions: comments dropped, continuation lines joined, each
  * instruction split into keyword, flags ({@code --from=build}) and arguments; the exec form of
- * {@code ENTRYPOINT}/{@code CMD} parsed as the JSON array it is. Enough of the format for ManifestsTest.
+ * {@code ENTRYPOINT}/{@code CMD} parsed as the JSON array it is; the {@code ARG}s before the first {@code FROM}
+ * kept with their defaults and expanded in {@code FROM}. Enough of the format for ManifestsTest.
  */
-record DockerfileModel(List<Stage> stages) {
+record DockerfileModel(Map<String, String> globalArgs, List<Stage> stages) {
     record Instruction(String keyword, List<String> flags, List<String> args, String raw) {
         /** The value of flag {@code --name=value}, or null. */
         String flag(String name) {
@@ -43,7 +48,10 @@ record DockerfileModel(List<Stage> stages) {
         }
     }
 
+    private static final Pattern VARIABLE = Pattern.compile("\\$\\{(\\w+)}|\\$(\\w+)");
+
     static DockerfileModel read(Path file) throws IOException {
+        Map<String, String> globalArgs = new LinkedHashMap<>();
         List<Stage> stages = new ArrayList<>();
         StringBuilder pending = new StringBuilder();
         for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
@@ -61,14 +69,32 @@ record DockerfileModel(List<Stage> stages) {
             if (instruction.keyword().equals("FROM")) {
                 List<String> args = instruction.args();
                 String name = args.size() == 3 && args.get(1).equalsIgnoreCase("AS") ? args.get(2) : null;
-                stages.add(new Stage(args.get(0), name, new ArrayList<>()));
+                stages.add(new Stage(expand(args.get(0), globalArgs), name, new ArrayList<>()));
+            } else if (stages.isEmpty() && instruction.keyword().equals("ARG")) {
+                String[] pair = instruction.args().get(0).split("=", 2);
+                globalArgs.put(pair[0], pair.length > 1 ? pair[1] : "");
             } else if (stages.isEmpty()) {
                 throw new AssertionError("instruction before FROM: " + instruction.raw());
             } else {
                 stages.get(stages.size() - 1).instructions().add(instruction);
             }
         }
-        return new DockerfileModel(stages);
+        return new DockerfileModel(globalArgs, stages);
+    }
+
+    /** {@code text} with {@code ${NAME}} and {@code $NAME} replaced by the ARG defaults declared before FROM. */
+    private static String expand(String text, Map<String, String> args) {
+        Matcher variable = VARIABLE.matcher(text);
+        StringBuilder expanded = new StringBuilder();
+        while (variable.find()) {
+            String name = variable.group(1) != null ? variable.group(1) : variable.group(2);
+            String value = args.get(name);
+            if (value == null) {
+                throw new AssertionError("FROM uses " + name + ", which no ARG before the first FROM declares");
+            }
+            variable.appendReplacement(expanded, Matcher.quoteReplacement(value));
+        }
+        return variable.appendTail(expanded).toString();
     }
 
     private static Instruction parse(String text) {

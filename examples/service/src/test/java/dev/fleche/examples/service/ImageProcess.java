@@ -6,19 +6,26 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The image's launcher run as a child process with an environment holding only {@code env} (what
- * {@code env -i VAR=value target/image/bin/todo-service 0} does): waits for its {@code READY <port>} line.
- * The image directory comes from the system property {@code image.dir} (set by the {@code image} profile).
+ * The service run as a child process — the image's launcher with an environment holding only {@code env} (what
+ * {@code env -i VAR=value target/image/bin/todo-service 0} does), or {@link TodoService}'s main on the test class
+ * path — waiting for its {@code READY <port>} line. The image directory comes from the system property
+ * {@code image.dir} (set by the {@code image} profile). Its output is kept, and can be awaited.
  */
 final class ImageProcess implements AutoCloseable {
     final Process process;
     final int port;
-    final StringBuilder output = new StringBuilder();
+    private final StringBuilder output = new StringBuilder();
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition grew = lock.newCondition();
     private Thread reader;
 
     private ImageProcess(Process process, int port) {
@@ -35,12 +42,26 @@ final class ImageProcess implements AutoCloseable {
         return launcher;
     }
 
+    /** The image's launcher on port 0, with only {@code env} as its environment. */
     static ImageProcess start(Map<String, String> env) throws IOException, InterruptedException {
-        ProcessBuilder builder = new ProcessBuilder(launcher().toAbsolutePath().toString(), "0")
-                .redirectErrorStream(true);
+        ProcessBuilder builder = new ProcessBuilder(launcher().toAbsolutePath().toString(), "0");
         builder.environment().clear();
         builder.environment().putAll(env);
-        Process process = builder.start();
+        return start(builder);
+    }
+
+    /** {@link TodoService} on port 0 in a JVM on this test's class path, with {@code env} added to this one's. */
+    static ImageProcess main(Map<String, String> env) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), TodoService.class.getName(), "0"));
+        ProcessBuilder builder = new ProcessBuilder(command);
+        builder.environment().putAll(env);
+        return start(builder);
+    }
+
+    private static ImageProcess start(ProcessBuilder builder) throws IOException, InterruptedException {
+        Process process = builder.redirectErrorStream(true).start();
         BufferedReader lines = new BufferedReader(new InputStreamReader(process.getInputStream(),
                 StandardCharsets.UTF_8));
         StringBuilder seen = new StringBuilder();
@@ -52,7 +73,7 @@ final class ImageProcess implements AutoCloseable {
                         return Integer.parseInt(line.substring(6).trim());
                     }
                 }
-                throw new IllegalStateException("the image ended before READY:\n" + seen);
+                throw new IllegalStateException("the service ended before READY:\n" + seen);
             } catch (IOException e) {
                 throw new IllegalStateException(e);
             }
@@ -65,13 +86,11 @@ final class ImageProcess implements AutoCloseable {
             throw new IllegalStateException("no READY within 60 s:\n" + seen, e);
         }
         ImageProcess started = new ImageProcess(process, port);
-        started.output.append(seen);
+        started.append(seen.toString());
         Thread drain = new Thread(() -> {
             try {
                 for (String line; (line = lines.readLine()) != null; ) {
-                    synchronized (started.output) {
-                        started.output.append(line).append('\n');
-                    }
+                    started.append(line + "\n");
                 }
             } catch (IOException ignored) {
                 // the process ended
@@ -81,6 +100,33 @@ final class ImageProcess implements AutoCloseable {
         drain.start();
         started.reader = drain;
         return started;
+    }
+
+    private void append(String text) {
+        lock.lock();
+        try {
+            output.append(text);
+            grew.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Waits until the output contains {@code fragment}; false after {@code seconds}. */
+    boolean awaitOutput(String fragment, long seconds) throws InterruptedException {
+        long left = TimeUnit.SECONDS.toNanos(seconds);
+        lock.lock();
+        try {
+            while (output.indexOf(fragment) < 0) {
+                if (left <= 0) {
+                    return false;
+                }
+                left = grew.awaitNanos(left);
+            }
+            return true;
+        } finally {
+            lock.unlock();
+        }
     }
 
     /**
@@ -101,8 +147,11 @@ final class ImageProcess implements AutoCloseable {
     }
 
     String output() {
-        synchronized (output) {
+        lock.lock();
+        try {
             return output.toString();
+        } finally {
+            lock.unlock();
         }
     }
 

@@ -37,20 +37,15 @@ class ManifestsTest {
     static final Path MODULE = Path.of("").toAbsolutePath();
     static DockerfileModel docker;
     static Map<String, JsonNode> kube;
+    static Map<String, JsonNode> postgres;
     static String serviceName;
     static List<String> imageScriptArgs;
 
     @BeforeAll
     static void read() throws Exception {
         docker = DockerfileModel.read(MODULE.resolve("Dockerfile"));
-        kube = new HashMap<>();
-        try (MappingIterator<JsonNode> documents = new YAMLMapper()
-                .readerFor(JsonNode.class).readValues(MODULE.resolve("deploy/k8s/todo-service.yaml").toFile())) {
-            while (documents.hasNext()) {
-                JsonNode document = documents.next();
-                assertNull(kube.put(document.path("kind").asText(), document), "one document per kind");
-            }
-        }
+        kube = documents("deploy/k8s/todo-service.yaml");
+        postgres = documents("deploy/k8s/postgres.yaml");
         Document pom = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(MODULE.resolve("pom.xml").toFile());
         serviceName = text(pom.getDocumentElement(), "properties", "service.name");
         imageScriptArgs = new ArrayList<>();
@@ -64,6 +59,19 @@ class ManifestsTest {
                 }
             }
         }
+    }
+
+    /** The documents of a manifest by kind (one per kind). */
+    private static Map<String, JsonNode> documents(String file) throws java.io.IOException {
+        Map<String, JsonNode> byKind = new HashMap<>();
+        try (MappingIterator<JsonNode> documents = new YAMLMapper()
+                .readerFor(JsonNode.class).readValues(MODULE.resolve(file).toFile())) {
+            while (documents.hasNext()) {
+                JsonNode document = documents.next();
+                assertNull(byKind.put(document.path("kind").asText(), document), "one document per kind: " + file);
+            }
+        }
+        return byKind;
     }
 
     private static void assertNull(Object value, String message) {
@@ -95,7 +103,9 @@ class ManifestsTest {
     private static Map<String, String> containerEnv() {
         Map<String, String> env = new HashMap<>();
         for (JsonNode variable : container().path("env")) {
-            env.put(variable.path("name").asText(), variable.path("value").asText());
+            if (variable.has("value")) { // valueFrom (a Secret): not known here
+                env.put(variable.path("name").asText(), variable.path("value").asText());
+            }
         }
         return env;
     }
@@ -129,13 +139,33 @@ class ManifestsTest {
 
         DockerfileModel.Stage runtime = docker.last();
         List<DockerfileModel.Instruction> copies = runtime.all("COPY");
-        assertEquals(1, copies.size(), "only the image directory is copied");
-        DockerfileModel.Instruction copy = copies.get(0);
-        assertEquals("build", copy.flag("from"));
-        assertEquals(workdir + "/examples/service/target/image", copy.args().get(0));
-        String installed = copy.args().get(1);
+        List<String> parts = List.of("runtime", "app", "bin", "lib");
+        assertEquals(parts.size(), copies.size(), "the image directory, one layer per part, nothing else");
+        String installed = null;
+        for (int i = 0; i < parts.size(); i++) {
+            DockerfileModel.Instruction copy = copies.get(i);
+            assertEquals("build", copy.flag("from"));
+            assertEquals(workdir + "/examples/service/target/image/" + parts.get(i), copy.args().get(0));
+            String target = copy.args().get(1);
+            assertTrue(target.endsWith("/" + parts.get(i)), target);
+            String directory = target.substring(0, target.length() - parts.get(i).length() - 1);
+            assertTrue(installed == null || installed.equals(directory), "one directory: " + target);
+            installed = directory;
+        }
         List<String> entrypoint = runtime.last("ENTRYPOINT").args();
         assertEquals(List.of(installed + "/bin/" + serviceName), entrypoint, "exec form, the launcher alone");
+    }
+
+    @Test
+    void theDockerfileBuildsOnTheBasesMadeHereAndSendsNoBuildOutput() throws Exception {
+        String script = Files.readString(MODULE.resolve("src/image/base/make-bases.sh"), StandardCharsets.UTF_8);
+        assertTrue(script.contains("BUILD_IMAGE=" + docker.stage("build").image() + "\n"),
+                "the build stage's base is the one make-bases.sh makes: " + docker.stage("build").image());
+        assertTrue(script.contains("RUNTIME_IMAGE=" + docker.last().image() + "\n"),
+                "the runtime stage's base is the one make-bases.sh makes: " + docker.last().image());
+        List<String> ignored = Files.readAllLines(MODULE.resolve("../../.dockerignore"), StandardCharsets.UTF_8);
+        assertTrue(ignored.contains("**/target") && ignored.contains(".git"),
+                "the build context leaves out every target/ and .git: " + ignored);
     }
 
     @Test
@@ -162,7 +192,8 @@ class ManifestsTest {
         assertEquals(Integer.parseInt(containerEnv().get("PORT")), containerPort, "PORT is the container port");
         assertEquals(dockerEnv().get("PORT"), Integer.toString(containerPort), "the Dockerfile's PORT");
 
-        Map<String, String> expected = Map.of("startupProbe", defaults.readyPath(),
+        // Start-up on liveness: a database down at start keeps the pod unready, never restarts it.
+        Map<String, String> expected = Map.of("startupProbe", defaults.livePath(),
                 "readinessProbe", defaults.readyPath(), "livenessProbe", defaults.livePath());
         for (Map.Entry<String, String> probe : expected.entrySet()) {
             JsonNode get = container.path(probe.getKey()).path("httpGet");
@@ -219,5 +250,104 @@ class ManifestsTest {
         assertTrue(hpa.at("/spec/minReplicas").asInt() >= 1
                 && hpa.at("/spec/maxReplicas").asInt() >= hpa.at("/spec/minReplicas").asInt());
         assertFalse(container().at("/resources/requests/cpu").isMissingNode(), "CPU utilization needs a request");
+    }
+
+    @Test
+    void podsPassPodSecurityRestricted() {
+        JsonNode pod = kube.get("Deployment").at("/spec/template/spec");
+        assertTrue(pod.at("/securityContext/runAsNonRoot").asBoolean(), "runAsNonRoot");
+        assertFalse(pod.at("/securityContext/runAsUser").asInt() == 0, "runAsUser 0");
+        assertEquals("RuntimeDefault", pod.at("/securityContext/seccompProfile/type").asText(), "seccompProfile");
+        for (String host : List.of("hostNetwork", "hostPID", "hostIPC")) {
+            assertFalse(pod.path(host).asBoolean(), host);
+        }
+        JsonNode security = container().path("securityContext");
+        assertEquals(false, security.path("allowPrivilegeEscalation").asBoolean(true), "allowPrivilegeEscalation");
+        assertTrue(security.path("readOnlyRootFilesystem").asBoolean(), "readOnlyRootFilesystem");
+        assertFalse(security.path("privileged").asBoolean(), "privileged");
+        assertEquals("[\"ALL\"]", security.at("/capabilities/drop").toString(), "capabilities.drop");
+        assertTrue(security.at("/capabilities/add").isMissingNode(), "no capability added");
+        for (JsonNode volume : pod.path("volumes")) {
+            assertTrue(volume.has("emptyDir") || volume.has("secret") || volume.has("configMap"),
+                    "volume types restricted allows: " + volume);
+            assertFalse(volume.at("/emptyDir/sizeLimit").asText().isEmpty(), "emptyDir.sizeLimit: " + volume);
+        }
+        String user = docker.last().last("USER").args().get(0).split(":")[0];
+        assertEquals(user, pod.at("/securityContext/runAsUser").asText(), "the pod's user is the image's");
+    }
+
+    @Test
+    void replicasShareOneDatabaseFromASecret() {
+        JsonNode deployment = kube.get("Deployment");
+        assertTrue(deployment.at("/spec/replicas").asInt() >= 2, "two replicas or more");
+        assertTrue(kube.get("HorizontalPodAutoscaler").at("/spec/minReplicas").asInt() >= 2);
+        JsonNode url = null;
+        for (JsonNode variable : container().path("env")) {
+            if (variable.path("name").asText().equals("DATABASE_URL")) {
+                url = variable;
+            }
+        }
+        assertNotNull(url, "DATABASE_URL is set: without it each pod has its own in-memory H2");
+        assertTrue(url.path("value").isMissingNode(), "DATABASE_URL from a Secret, not written in the manifest");
+        JsonNode ref = url.at("/valueFrom/secretKeyRef");
+        JsonNode secret = postgres.get("Secret");
+        assertEquals(secret.at("/metadata/name").asText(), ref.path("name").asText(), "postgres.yaml's Secret");
+        String jdbcUrl = secret.at("/stringData/" + ref.path("key").asText()).asText();
+        assertTrue(jdbcUrl.startsWith("jdbc:postgresql://"), jdbcUrl);
+        assertEquals(jdbcUrl, ServiceConfig.from(new String[0], Map.of("DATABASE_URL", jdbcUrl)).jdbcUrl());
+
+        // postgres.yaml's database is the one the URL names.
+        JsonNode db = postgres.get("StatefulSet").at("/spec/template/spec/containers/0");
+        Map<String, String> env = new HashMap<>();
+        for (JsonNode variable : db.path("env")) {
+            env.put(variable.path("name").asText(), variable.has("value") ? variable.path("value").asText()
+                    : secret.at("/stringData/" + variable.at("/valueFrom/secretKeyRef/key").asText()).asText());
+        }
+        String host = postgres.get("Service").at("/metadata/name").asText();
+        int port = postgres.get("Service").at("/spec/ports/0/port").asInt();
+        assertEquals("jdbc:postgresql://" + host + ":" + port + "/" + env.get("POSTGRES_DB") + "?user="
+                + env.get("POSTGRES_USER") + "&password=" + env.get("POSTGRES_PASSWORD"), jdbcUrl);
+        assertEquals(postgres.get("StatefulSet").at("/spec/template/metadata/labels"),
+                postgres.get("Service").at("/spec/selector"));
+        assertEquals(1, postgres.get("StatefulSet").at("/spec/replicas").asInt());
+
+        int connections = kube.get("HorizontalPodAutoscaler").at("/spec/maxReplicas").asInt() * (Database.POOL_SIZE + 1);
+        assertTrue(connections <= 100, "at most replicas x (pool + LISTEN) = " + connections
+                + " connections: PostgreSQL's default max_connections is 100");
+    }
+
+    @Test
+    void probesTolerateOneSlowAnswer() {
+        JsonNode container = container();
+        for (String probe : List.of("readinessProbe", "livenessProbe")) {
+            JsonNode settings = container.path(probe);
+            assertTrue(settings.path("failureThreshold").asInt(3) >= 2, probe + ": one failure is not enough");
+            assertTrue(settings.path("timeoutSeconds").asInt(1) >= 2, probe + ": a 1 s timeout fails on a GC pause");
+        }
+        JsonNode startup = container.path("startupProbe");
+        assertTrue(startup.path("failureThreshold").asInt(3) * startup.path("periodSeconds").asInt(10) >= 30,
+                "30 s or more to start");
+    }
+
+    @Test
+    void aDisruptionBudgetKeepsOnePodServing() {
+        JsonNode budget = kube.get("PodDisruptionBudget");
+        assertEquals("policy/v1", budget.path("apiVersion").asText());
+        assertEquals(kube.get("Deployment").at("/spec/template/metadata/labels"), budget.at("/spec/selector/matchLabels"));
+        int minAvailable = budget.at("/spec/minAvailable").asInt();
+        assertTrue(minAvailable >= 1 && minAvailable < kube.get("Deployment").at("/spec/replicas").asInt(),
+                "at least one stays, and a drain can still evict one: minAvailable " + minAvailable);
+    }
+
+    @Test
+    void theImageIsAVersionedTagPulledOnlyWhenMissing() throws Exception {
+        String image = container().path("image").asText();
+        int colon = image.lastIndexOf(':');
+        assertTrue(colon > image.lastIndexOf('/'), "a tag: " + image);
+        String tag = image.substring(colon + 1);
+        assertTrue(tag.matches("\\d+\\.\\d+\\.\\d+.*"), "a version, not " + tag);
+        assertEquals("IfNotPresent", container().path("imagePullPolicy").asText());
+        String check = Files.readString(MODULE.resolve("src/image/podman-check.sh"), StandardCharsets.UTF_8);
+        assertTrue(check.contains("IMAGE=" + image + "\n"), "the image CI builds and runs is the one deployed");
     }
 }

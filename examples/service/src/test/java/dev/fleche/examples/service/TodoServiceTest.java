@@ -18,7 +18,14 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -117,8 +124,42 @@ class TodoServiceTest {
         assertEquals(7070, ServiceConfig.from(new String[] {"7070"}, Map.of("PORT", "9090")).port());
         assertEquals(8080, ServiceConfig.from(new String[0], Map.of()).port());
         assertThrows(IllegalArgumentException.class, () -> ServiceConfig.from(new String[] {"x"}, Map.of()));
+        assertEquals("jdbc:postgresql://db/x", ServiceConfig.from(new String[0],
+                Map.of("DATABASE_URL", "jdbc:postgresql://db/x")).jdbcUrl());
         assertThrows(IllegalArgumentException.class,
-                () -> ServiceConfig.from(new String[0], Map.of("DATABASE_URL", "jdbc:postgresql://db/x")));
+                () -> ServiceConfig.from(new String[0], Map.of("DATABASE_URL", "jdbc:mysql://db/x")));
+    }
+
+    @Test
+    void badArgumentsPrintTheUsageAndExitWithCode2() throws Exception {
+        for (String[] args : List.of(new String[] {"abc"}, new String[] {"-1"}, new String[] {"1", "2"})) {
+            List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
+                    .toString(), "-cp", System.getProperty("java.class.path"), TodoService.class.getName()));
+            command.addAll(List.of(args));
+            Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+            String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertTrue(process.waitFor(30, TimeUnit.SECONDS), "ended");
+            assertEquals(2, process.exitValue(), String.join(" ", args) + ": " + output);
+            assertTrue(output.contains(TodoService.USAGE), output);
+        }
+    }
+
+    @Test
+    void theSchemaIsMigratedOnceAndANewerOneIsRefused() throws Exception {
+        String url = "jdbc:h2:mem:migrate-" + System.nanoTime() + ";DB_CLOSE_DELAY=-1";
+        try (Connection connection = DriverManager.getConnection(url, "sa", "");
+             Statement statement = connection.createStatement()) {
+            assertEquals(Migrations.STEPS.size(), Migrations.migrate(connection, false));
+            assertEquals(Migrations.STEPS.size(), Migrations.migrate(connection, false), "again: nothing to do");
+            try (ResultSet rs = statement.executeQuery("SELECT COUNT(*), MAX(version) FROM schema_version")) {
+                rs.next();
+                assertEquals(Migrations.STEPS.size(), rs.getInt(1), "one row per step");
+                assertEquals(Migrations.STEPS.size(), rs.getInt(2));
+            }
+            statement.execute("INSERT INTO schema_version (version) VALUES (" + (Migrations.STEPS.size() + 1) + ")");
+            SQLException newer = assertThrows(SQLException.class, () -> Migrations.migrate(connection, false));
+            assertTrue(newer.getMessage().contains("newer than this service's"), newer.getMessage());
+        }
     }
 
     @Test
@@ -202,5 +243,23 @@ class TodoServiceTest {
             samples.put(m.group(1), Double.parseDouble(m.group(2)));
         }
         return samples;
+    }
+
+    @Test
+    void aDatabaseDownAtStartKeepsReadinessDownAndTheProcessLive() throws Exception {
+        // Nothing listens on port 1: every connection is refused, as during an outage.
+        Changes changes = new Changes();
+        try (Database database = Database.open("jdbc:postgresql://127.0.0.1:1/todos?user=todo&connectTimeout=1",
+                changes)) {
+            server = TodoService.start(ServiceConfig.from(new String[] {"0"}, Map.of("BIND_HOST", "127.0.0.1")),
+                    database, changes);
+            URI base = URI.create("http://127.0.0.1:" + server.port() + "/");
+            assertEquals(200, get(base.resolve("health/live")).statusCode(), "live: the pod is not restarted");
+            HttpResponse<String> ready = get(base.resolve("health/ready"));
+            assertEquals(503, ready.statusCode(), "not ready: out of the Service");
+            assertTrue(ready.body().contains("the schema is not migrated yet"), ready.body());
+            server.close();
+            server = null;
+        }
     }
 }

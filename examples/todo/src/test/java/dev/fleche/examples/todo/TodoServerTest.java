@@ -82,6 +82,9 @@ class TodoServerTest {
         assertEquals(json("{\"id\":" + id + ",\"title\":\"Buy green tea\",\"notes\":null,\"done\":true,"
                 + "\"priority\":null}"), json(updated.body()));
 
+        HttpResponse<String> reread = send("GET", "/todos/" + id, null);
+        assertEquals(json(updated.body()), json(reread.body()), "no priority reads back as null, not 0");
+
         HttpResponse<String> done = send("GET", "/todos?done=true", null);
         assertTrue(json(done.body()).toString().contains("Buy green tea"), done.body());
 
