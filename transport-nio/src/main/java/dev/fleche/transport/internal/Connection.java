@@ -48,29 +48,36 @@ import javax.net.ssl.SSLException;
  * read; a response completed during that loop lets the loop go on, and one completed later (from a task) serves
  * the kept bytes itself — so serving never re-enters itself.
  */
-final class Connection extends TimerNode implements ConnectionChannel.Listener {
+final class Connection extends TimerNode implements ConnectionChannel.Listener, Deadlines.Input {
 
     /** The phases of the diagram above. */
     enum State {
         /** TLS: the first handshake is in progress; no application bytes yet: handshake timeout. */
-        HANDSHAKING,
-        /** Waiting for a request (keep-alive): idle timeout. */
-        IDLE,
+        HANDSHAKING(Deadline.HANDSHAKE),
+        /** Waiting for a request (keep-alive): idle timeout (while the server stops: the drain's). */
+        IDLE(Deadline.IDLE),
         /** Part of a request head received: header timeout. */
-        READING_HEAD,
+        READING_HEAD(Deadline.HEADER),
         /** A small {@code Content-Length} body arriving before the handler is called: body timeout. */
-        READING_BODY,
+        READING_BODY(Deadline.BODY),
         /** The handler has the exchange and its body is still arriving: body timeout while reading. */
-        STREAMING_BODY,
+        STREAMING_BODY(Deadline.BODY),
         /** The handler has the exchange; no body bytes are expected: no timeout but the write stall. */
-        DISPATCHED,
+        DISPATCHED(null),
         /** The response is out; the unread rest of the body is read and dropped: body timeout. */
-        DISCARDING_BODY,
+        DISCARDING_BODY(Deadline.BODY),
         /** The last response (or a refusal) is queued; no more input is served: write stall. */
-        CLOSING,
+        CLOSING(null),
         /** Our output is shut; the client's input is dropped until EOF or a limit (RFC 9112 9.6). */
-        LINGERING,
-        CLOSED;
+        LINGERING(Deadline.LINGER),
+        CLOSED(null);
+
+        /** This state's own deadline ({@link Deadlines}), or null; the output's apply in every state. */
+        final Deadline deadline;
+
+        State(Deadline deadline) {
+            this.deadline = deadline;
+        }
 
         /**
          * The states {@link #allows} from this one, a bit per ordinal, so that a step is checked by one bit test;
@@ -128,14 +135,7 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
         }
     }
 
-    /**
-     * Graceful stop: how long a connection with no request in flight stays open for a request already on its way
-     * (answered with {@code Connection: close}) before it closes. Closing at once would lose a request the client
-     * sent just before it saw the close (RFC 9112 9.6); the stop's grace bounds it.
-     */
-    static final long DRAIN_IDLE_NANOS = 1_000_000_000L;
-    /** Lingering close (RFC 9112 9.6): how long and how much unread input to discard after the last response. */
-    private static final long LINGER_NANOS = 2_000_000_000L;
+    /** Lingering close (RFC 9112 9.6): how much unread input to discard after the last response. */
     private static final long LINGER_BYTES = 1024 * 1024;
 
     final Reactor reactor;
@@ -172,10 +172,10 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
     /** In LINGERING: bytes read and dropped (the close comes at {@link #LINGER_BYTES}, far below 2 GiB). */
     private int lingerDiscarded;
     /**
-     * Where the current phase's timeout counts from: the first byte of the head in READING_HEAD, else the last
-     * activity (bytes read, an exchange started or ended, reading resumed).
+     * The timers: the current phase's counts from the first byte of the head in READING_HEAD, else the last activity
+     * (bytes read, an exchange started or ended, reading resumed).
      */
-    private long since;
+    private final Deadlines deadlines;
     volatile String closeReason;
     /** The access-log part, or null when the server has no access log (the only cost then: a null check). */
     private final ConnectionLog log;
@@ -185,7 +185,7 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
         this.id = id;
         this.channel = reactor.openChannel(socket, this);
         this.state = channel.isHandshaking() ? State.HANDSHAKING : State.IDLE;
-        this.since = reactor.now;
+        this.deadlines = new Deadlines(reactor.options, reactor.now);
         this.log = reactor.accessLog == null ? null : new ConnectionLog(reactor.accessLog, this);
     }
 
@@ -202,12 +202,7 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
         if (reactor.events.on()) {
             reactor.events.emit("open", id, "remote=" + socket().socket().getRemoteSocketAddress());
         }
-        long timeout = state == State.HANDSHAKING ? handshakeTimeoutNanos() : reactor.options.idleTimeout().toNanos();
-        armTimer(since + timeout);
-    }
-
-    private long handshakeTimeoutNanos() {
-        return reactor.options.tls().handshakeTimeout().toNanos();
+        armTimer(deadlines.at(state.deadline));
     }
 
     // ---------------------------------------------------------------- readiness
@@ -268,7 +263,7 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
             }
             reactor.counters.bytesRead += n;
             if (state != State.READING_HEAD) {
-                since = reactor.now;
+                deadlines.restart(reactor.now);
             }
             serve(buffer.array(), 0, buffer.position());
         } while (channel.hasBufferedInput() && state.reads() && !readPaused);
@@ -282,13 +277,13 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
             return; // still handshaking, or refusing plain HTTP (the read that found it threw)
         }
         moveTo(State.IDLE);
-        since = reactor.now;
+        deadlines.restart(reactor.now);
         if (reactor.events.on()) {
             TlsInfo tls = channel.tlsInfo();
             reactor.events.emit("tls-handshake", id, "protocol=" + tls.protocol() + " cipher=" + tls.cipherSuite()
                     + " sni=" + tls.sniHostName() + " clientCerts=" + tls.peerCertificates().size());
         }
-        armTimer(since + reactor.options.idleTimeout().toNanos());
+        armTimer(deadlines.at(Deadline.IDLE));
     }
 
     /**
@@ -439,8 +434,8 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
             startExchange(head);
         } else if (state == State.IDLE && inbound.headInProgress()) {
             moveTo(State.READING_HEAD);
-            since = reactor.now;
-            armTimer(since + reactor.options.headerTimeout().toNanos());
+            deadlines.restart(reactor.now);
+            armTimer(deadlines.at(Deadline.HEADER));
         }
         return at;
     }
@@ -470,8 +465,8 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
             refuse(Refusal.BODY_TOO_LARGE);
             return;
         }
-        since = reactor.now;
-        armTimer(since + options.bodyTimeout().toNanos());
+        deadlines.restart(reactor.now);
+        armTimer(deadlines.at(Deadline.BODY));
         RequestBody body = inbound.body();
         if (!head.chunked() && length <= options.bodyAggregationBytes() && !head.expectContinue()) {
             body.aggregate((int) length);
@@ -688,9 +683,9 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
         exchange = null;
         reactor.counters.exchangesEnded++;
         moveTo(State.IDLE);
-        since = reactor.now;
-        if (reactor.isDraining()) {
-            armTimer(drainIdleDeadline()); // a response whose head went out before the stop began: close soon
+        deadlines.restart(reactor.now);
+        if (deadlines.draining()) {
+            armTimer(deadlines.at(Deadline.DRAIN_IDLE)); // a response whose head went out before the stop began
         }
         resumeReading();
         if (inbound.hasLeftover()) {
@@ -838,7 +833,7 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
         if (state == State.HANDSHAKING) {
             handshakeProgress(); // our last flight went out (TLS 1.2): the handshake may be done
         } else if (outputQueued()) {
-            armTimer(outbound.lastWriteProgress() + reactor.options.writeStallTimeout().toNanos());
+            armTimer(deadlines.stallAt(outbound.lastWriteProgress()));
             RateWindow rate = outbound.rateWindow(reactor.options.minResponseRate());
             if (rate != null && !rate.running()) {
                 rate.start(reactor.now); // bytes wait for the client: it must take them at the rate
@@ -928,7 +923,8 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
         moveTo(State.LINGERING);
         inbound.dropLeftover();
         updateInterest();
-        reactor.wheel.schedule(this, reactor.now + LINGER_NANOS);
+        deadlines.restart(reactor.now);
+        reactor.wheel.schedule(this, deadlines.at(Deadline.LINGER));
     }
 
     private void discardLingering() throws IOException {
@@ -963,7 +959,7 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
             return;
         }
         readPaused = false;
-        since = reactor.now;
+        deadlines.restart(reactor.now);
         if (state == State.READING_BODY || state == State.DISCARDING_BODY
                 || (state == State.STREAMING_BODY && (!exchange.expectsContinue()
                         || (outbound != null && outbound.continueSent())))) {
@@ -1000,105 +996,74 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
 
     @Override
     void expire() {
-        ServerOptions options = reactor.options;
-        long now = reactor.now;
-        long recheck = now + options.idleTimeout().toNanos();
-        if (state == State.LINGERING) {
-            close("linger-timeout");
-            return;
-        }
         if (state == State.CLOSED) {
             return;
         }
-        if (state == State.HANDSHAKING) {
-            long due = since + handshakeTimeoutNanos();
-            if (due - now <= 0) {
-                timedOut("handshake", null);
-            } else {
-                reactor.wheel.schedule(this, due);
-            }
-            return;
+        Deadline fired = deadlines.due(state.deadline, this, reactor.now);
+        if (fired == null) {
+            reactor.wheel.schedule(this, deadlines.next());
+        } else {
+            expired(fired);
         }
-        if (outputQueued()) {
-            long due = outbound.lastWriteProgress() + options.writeStallTimeout().toNanos();
-            if (due - now <= 0) {
-                timedOut("write-stall", null);
-                return;
-            }
-            recheck = Math.min(recheck, due);
-        }
-        RateWindow responseRate = outputQueued() ? outbound.rate() : null;
-        if (responseRate != null && responseRate.running()) {
-            if (responseRate.due() - now <= 0 && responseRate.fellShort(now)) {
-                timedOut("response-rate", null);
-                return;
-            }
-            recheck = Math.min(recheck, responseRate.due());
-        }
-        RateWindow requestRate = inbound.bodyRate();
-        if (requestRate != null && requestRate.running() && !readPaused && (state == State.READING_BODY
-                || state == State.STREAMING_BODY || state == State.DISCARDING_BODY)) {
-            boolean stopped = since + options.bodyTimeout().toNanos() - now <= 0; // then the body timeout names it
-            if (!stopped && requestRate.due() - now <= 0 && requestRate.fellShort(now)) {
-                timedOut("request-rate", Refusal.BODY_TOO_SLOW);
-                return;
-            }
-            recheck = Math.min(recheck, requestRate.due());
-        }
-        if (state == State.IDLE && reactor.isDraining() && drainIdleDeadline() - now <= 0 && !outputQueued()) {
-            close("stop");
-            return;
-        }
-        long due = switch (state) {
-            case IDLE -> reactor.isDraining() ? drainIdleDeadline() : since + options.idleTimeout().toNanos();
-            case READING_HEAD -> since + options.headerTimeout().toNanos();
-            case READING_BODY, STREAMING_BODY, DISCARDING_BODY ->
-                    readPaused ? recheck : since + options.bodyTimeout().toNanos();
-            default -> recheck; // DISPATCHED, CLOSING: only the write stall applies
-        };
-        if (due - now <= 0) {
-            switch (state) {
-                case IDLE -> timedOut("idle", null);
-                case READING_HEAD -> timedOut("header", Refusal.HEADER_TIMEOUT);
-                default -> timedOut("body", Refusal.BODY_TIMEOUT);
-            }
-            return;
-        }
-        reactor.wheel.schedule(this, Math.min(recheck, due));
     }
 
-    private void timedOut(String phase, Refusal refusal) {
-        reactor.counters.timeouts++;
-        if (reactor.events.on()) {
-            reactor.events.emit("timeout", id, "phase=" + phase);
-        }
-        closeReason = phase + " timeout";
-        if (refusal != null && !outputQueued()) {
-            refuse(refusal);
+    /** {@code deadline} passed: a timeout (counted, an event) answers its refusal or closes; the others close. */
+    private void expired(Deadline deadline) {
+        if (!deadline.isTimeout()) {
+            close(deadline.closeReason());
             return;
         }
-        close(phase + "-timeout");
+        reactor.counters.timeouts++;
+        if (reactor.events.on()) {
+            reactor.events.emit("timeout", id, "phase=" + deadline.phase());
+        }
+        closeReason = deadline.phase() + " timeout";
+        if (deadline.refusal() != null && !outputQueued()) {
+            refuse(deadline.refusal());
+            return;
+        }
+        close(deadline.closeReason());
+    }
+
+    @Override
+    public boolean readPaused() {
+        return readPaused;
+    }
+
+    @Override
+    public boolean outputWaiting() {
+        return outputQueued();
+    }
+
+    @Override
+    public long lastWriteProgress() {
+        return outbound.lastWriteProgress();
+    }
+
+    @Override
+    public RateWindow responseRate() {
+        return outbound == null ? null : outbound.rate();
+    }
+
+    @Override
+    public RateWindow requestRate() {
+        return inbound.bodyRate();
     }
 
     // ---------------------------------------------------------------- shutdown
 
     /**
      * Graceful stop: a connection with a request in flight closes after its response (which says
-     * {@code Connection: close}); an idle one closes once it has had {@link #DRAIN_IDLE_NANOS} for a request already
+     * {@code Connection: close}); an idle one closes once it has had {@link Deadline#DRAIN_IDLE} for a request already
      * on its way — see {@link #expire}.
      */
     void drain() {
+        deadlines.drain(reactor.drainStarted());
         if (state == State.HANDSHAKING) {
             close("stop"); // no request can be on its way before the handshake is done
         } else if (state == State.IDLE) {
-            armTimer(drainIdleDeadline());
+            armTimer(deadlines.at(Deadline.DRAIN_IDLE));
         }
-    }
-
-    /** While draining, when an idle connection closes: {@link #DRAIN_IDLE_NANOS} after it became idle or the drain. */
-    private long drainIdleDeadline() {
-        long from = since - reactor.drainStarted() > 0 ? since : reactor.drainStarted();
-        return from + DRAIN_IDLE_NANOS;
     }
 
     /** The handler abandoned its exchange: closes unless its response is already out. */
