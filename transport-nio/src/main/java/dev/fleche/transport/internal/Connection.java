@@ -3,7 +3,6 @@ package dev.fleche.transport.internal;
 import dev.fleche.transport.HttpFields;
 import dev.fleche.transport.RequestBodyException;
 import dev.fleche.transport.ServerOptions;
-import dev.fleche.transport.TlsInfo;
 import dev.fleche.transport.http1.ChunkedDecoder;
 import dev.fleche.transport.http1.ProtocolRule;
 import dev.fleche.transport.http1.RequestException;
@@ -177,8 +176,8 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener, 
      */
     private final Deadlines deadlines;
     volatile String closeReason;
-    /** The access-log part, or null when the server has no access log (the only cost then: a null check). */
-    private final ConnectionLog log;
+    /** Counters, events and the access log, told what happened; never null. */
+    private final Telemetry telemetry;
 
     Connection(Reactor reactor, SocketChannel socket, long id) throws IOException {
         this.reactor = reactor;
@@ -186,7 +185,7 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener, 
         this.channel = reactor.openChannel(socket, this);
         this.state = channel.isHandshaking() ? State.HANDSHAKING : State.IDLE;
         this.deadlines = new Deadlines(reactor.options, reactor.now);
-        this.log = reactor.accessLog == null ? null : new ConnectionLog(reactor.accessLog, this);
+        this.telemetry = Telemetry.of(reactor, id, channel);
     }
 
     private void moveTo(State next) {
@@ -199,9 +198,7 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener, 
     }
 
     void opened() {
-        if (reactor.events.on()) {
-            reactor.events.emit("open", id, "remote=" + socket().socket().getRemoteSocketAddress());
-        }
+        telemetry.opened(socket());
         armTimer(deadlines.at(state.deadline));
     }
 
@@ -233,7 +230,7 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener, 
         } catch (IOException e) {
             channelFailed(e, "io-error");
         } catch (RuntimeException e) {
-            Events.warn("connection-error", id, e);
+            telemetry.failed(e);
             close("internal-error");
         }
     }
@@ -261,7 +258,7 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener, 
             if (n == 0 && kept == 0) {
                 return;
             }
-            reactor.counters.bytesRead += n;
+            telemetry.read(n);
             if (state != State.READING_HEAD) {
                 deadlines.restart(reactor.now);
             }
@@ -278,11 +275,7 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener, 
         }
         moveTo(State.IDLE);
         deadlines.restart(reactor.now);
-        if (reactor.events.on()) {
-            TlsInfo tls = channel.tlsInfo();
-            reactor.events.emit("tls-handshake", id, "protocol=" + tls.protocol() + " cipher=" + tls.cipherSuite()
-                    + " sni=" + tls.sniHostName() + " clientCerts=" + tls.peerCertificates().size());
-        }
+        telemetry.handshakeDone(channel.tlsInfo());
         armTimer(deadlines.at(Deadline.IDLE));
     }
 
@@ -295,9 +288,7 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener, 
         if (e instanceof PlaintextRequestException) {
             plaintextRefused();
         } else if (e instanceof SSLException) {
-            if (reactor.events.on()) {
-                reactor.events.emit("tls-error", id, "state=" + state + " message=\"" + e.getMessage() + "\"");
-            }
+            telemetry.tlsFailed(state, e.getMessage());
             close("tls-error");
         } else {
             close(reason);
@@ -305,15 +296,7 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener, 
     }
 
     private void plaintextRefused() {
-        reactor.counters.protocolErrors++;
-        reactor.counters.refused(Refusal.PLAINTEXT_ON_TLS_PORT);
-        if (log != null) {
-            log.refusedRaw(Refusal.PLAINTEXT_ON_TLS_PORT.name(), Refusal.PLAINTEXT_ON_TLS_PORT.status());
-        }
-        if (reactor.events.on()) {
-            reactor.events.emit("reject", id,
-                    "status=400 reason=\"This port speaks HTTPS\" rule=PLAINTEXT_ON_TLS_PORT");
-        }
+        telemetry.plaintextRefused();
         if (state == State.CLOSED) {
             return;
         }
@@ -339,9 +322,7 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener, 
                 clientGone(); // someone waits to hear the client left (a long-poll): it must not wait for ever
                 return;
             }
-            if (reactor.events.on()) {
-                reactor.events.emit("half-close", id, null);
-            }
+            telemetry.halfClosed();
             return; // reading stops (updateInterest); finishExchange and serve close after the last answer
         }
         clientGone();
@@ -359,9 +340,7 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener, 
 
     /** The client left, or ended its stream in the middle of a request: fail the exchange, finish writing, close. */
     private void clientGone() {
-        if (reactor.events.on()) {
-            reactor.events.emit("disconnect", id, null);
-        }
+        telemetry.disconnected();
         Exchange current = exchange;
         if (current != null) {
             current.clientGone("client closed the connection");
@@ -425,8 +404,8 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener, 
     }
 
     private int readHead(byte[] bytes, int offset, int end) throws RequestException {
-        if (log != null && state == State.IDLE) {
-            log.headBegins(reactor.now);
+        if (state == State.IDLE) {
+            telemetry.headBegins(reactor.now);
         }
         int at = inbound.parseHead(reactor, bytes, offset, end);
         RequestHead head = inbound.completedHead(reactor);
@@ -441,19 +420,13 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener, 
     }
 
     private void startExchange(RequestHead head) {
-        reactor.counters.requests++;
         Exchange started = new Exchange(this, head);
         exchange = started;
         Outbound out = outbound;
         if (out != null) {
             out.newExchange(); // pipelined behind a response still being written
         }
-        if (log != null) {
-            started.logEntry = log.begin(head, framed());
-        }
-        if (reactor.events.on()) {
-            reactor.events.emit("request", id, "method=" + head.method() + " target=" + head.target());
-        }
+        started.logEntry = telemetry.requestStarted(head, outbound);
         if (!head.hasBody()) {
             moveTo(State.DISPATCHED);
             dispatch(started);
@@ -489,9 +462,7 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener, 
     private int readBody(byte[] bytes, int offset, int end) throws RequestException {
         RequestBody body = inbound.body();
         int at = body.feed(bytes, offset, end);
-        if (log != null) {
-            log.bodyBytes(at - offset);
-        }
+        telemetry.bodyBytes(at - offset);
         RateWindow.add(body.rate(), at - offset);
         if (body.takeWindowFull()) {
             pauseReading();
@@ -540,8 +511,7 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener, 
         try {
             reactor.handler.handle(ex);
         } catch (Throwable t) {
-            reactor.counters.handlerErrors++;
-            Events.warn("handler-error", id, t);
+            telemetry.handlerFailed(t);
             ex.failFromTransport(Refusal.HANDLER_FAILED);
         }
     }
@@ -566,7 +536,7 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener, 
             invalidResponseHead(ex, mark, e);
             return;
         }
-        responded(status);
+        telemetry.responded(status);
         responseComplete(ex, close);
     }
 
@@ -584,7 +554,7 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener, 
                 invalidResponseHead(ex, mark, e); // later parts find no body to frame: dropped
                 return;
             }
-            responded(head.status());
+            telemetry.responded(head.status());
         }
         Outbound out = out();
         out.streamData(data, length);
@@ -609,31 +579,14 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener, 
      * response) stay.
      */
     private void invalidResponseHead(Exchange ex, int mark, IllegalArgumentException e) {
-        Events.warn("handler-error", id, e);
-        reactor.counters.handlerErrors++;
+        telemetry.handlerFailed(e);
         Outbound out = out();
         out.truncate(mark);
         Refusal refusal = Refusal.INVALID_RESPONSE_HEAD;
-        if (log != null) {
-            log.refused(refusal.name(), refusal.status(), framed());
-        }
+        telemetry.refusalFraming(refusal.name(), refusal.status(), out);
         out.refusal(refusal.status(), refusal.reason(reactor.options));
-        responded(refusal.status());
+        telemetry.responded(refusal.status());
         responseComplete(ex, true);
-    }
-
-    /** A final response head with {@code status} was framed: counted by class, and noted for the access log. */
-    private void responded(int status) {
-        reactor.counters.responded(status);
-        if (log != null) {
-            log.status(status);
-        }
-    }
-
-    /** Response bytes framed on this connection so far (written, queued or staged); for the access log. */
-    private long framed() {
-        Outbound out = outbound;
-        return log.writtenBytes() + (out == null ? 0 : out.queuedBytes() + out.stagedBytes());
     }
 
     private boolean closesAfter(Exchange ex) {
@@ -652,9 +605,7 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener, 
 
     private void responseComplete(Exchange ex, boolean close) {
         ex.responseWritten();
-        if (log != null) {
-            log.responseFramed(framed());
-        }
+        telemetry.responseFramed(outbound);
         switch (state) {
             case DISPATCHED -> {
                 if (close) {
@@ -681,7 +632,7 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener, 
     private void finishExchange() {
         inbound.stopBodyRate();
         exchange = null;
-        reactor.counters.exchangesEnded++;
+        telemetry.exchangeEnded();
         moveTo(State.IDLE);
         deadlines.restart(reactor.now);
         if (deadlines.draining()) {
@@ -710,19 +661,15 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener, 
 
     /** The one refusal path: answers the rule's status (when a response can still be sent) and closes after it. */
     void refuse(ProtocolRule rule) {
-        reactor.counters.protocolErrors++;
-        reactor.counters.refused(rule);
+        telemetry.refused(rule);
         refuse(rule.status(), rule.reason(), rule.name());
     }
 
     void refuse(Refusal refusal) {
-        reactor.counters.refused(refusal);
+        telemetry.refused(refusal);
         if (refusal.status() == 0) {
             close(refusal == Refusal.DISCARD_LIMIT ? "discard-limit" : "refused");
             return;
-        }
-        if (refusal == Refusal.BODY_TOO_LARGE) {
-            reactor.counters.protocolErrors++;
         }
         refuse(refusal.status(), refusal.reason(reactor.options), refusal.name());
     }
@@ -761,8 +708,7 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener, 
     }
 
     private void refuseTooLarge(long limit, boolean claimed) {
-        reactor.counters.refused(Refusal.BODY_TOO_LARGE);
-        reactor.counters.protocolErrors++;
+        telemetry.refused(Refusal.BODY_TOO_LARGE);
         refuse(Refusal.BODY_TOO_LARGE.status(), Refusal.tooLarge(limit), Refusal.BODY_TOO_LARGE.name(), claimed);
     }
 
@@ -772,9 +718,7 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener, 
 
     /** {@code claimed}: the exchange's response was claimed for this refusal already. */
     private void refuse(int status, String reason, String rule, boolean claimed) {
-        if (reactor.events.on()) {
-            reactor.events.emit("reject", id, "status=" + status + " reason=\"" + reason + "\" rule=" + rule);
-        }
+        telemetry.rejected(status, reason, rule);
         if (state == State.CLOSING || state == State.LINGERING || state == State.CLOSED) {
             close("reject");
             return;
@@ -790,14 +734,10 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener, 
                 return;
             }
         }
-        if (log != null) {
-            log.refused(rule, status, framed());
-        }
+        telemetry.refusalFraming(rule, status, outbound);
         out().refusal(status, reason);
-        responded(status);
-        if (log != null) {
-            log.responseFramed(framed());
-        }
+        telemetry.responded(status);
+        telemetry.responseFramed(outbound);
         closing(true);
     }
 
@@ -820,10 +760,7 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener, 
             return;
         }
         if (written > 0) {
-            reactor.counters.bytesWritten += written;
-            if (log != null) {
-                log.written(written);
-            }
+            telemetry.written(written);
             RateWindow.add(outbound.rate(), written); // written > 0: the response side is there
             Exchange current = exchange;
             if (current != null) {
@@ -936,7 +873,7 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener, 
                 close("done");
                 return;
             }
-            reactor.counters.bytesRead += n;
+            telemetry.read(n);
             lingerDiscarded += n;
             if (lingerDiscarded > LINGER_BYTES) {
                 close("linger-limit");
@@ -1013,10 +950,7 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener, 
             close(deadline.closeReason());
             return;
         }
-        reactor.counters.timeouts++;
-        if (reactor.events.on()) {
-            reactor.events.emit("timeout", id, "phase=" + deadline.phase());
-        }
+        telemetry.timedOut(deadline);
         closeReason = deadline.phase() + " timeout";
         if (deadline.refusal() != null && !outputQueued()) {
             refuse(deadline.refusal());
@@ -1068,7 +1002,7 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener, 
 
     /** The handler abandoned its exchange: closes unless its response is already out. */
     void abort(boolean responseWritten) {
-        reactor.counters.handlerErrors++;
+        telemetry.aborted();
         if (state != State.CLOSED && !responseWritten) {
             close("aborted");
         }
@@ -1092,20 +1026,16 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener, 
         channel.close();
         Exchange current = exchange;
         if (current != null) {
-            reactor.counters.exchangesEnded++;
+            telemetry.exchangeEnded();
             current.clientGone("connection closed: " + closeReason);
         }
-        if (log != null) {
-            log.closed();
-        }
+        telemetry.closing();
         inbound.release(reactor);
         if (outbound != null) {
             outbound.drop();
             outbound = null;
         }
         reactor.closed(this);
-        if (reactor.events.on()) {
-            reactor.events.emit("close", id, "reason=" + reason);
-        }
+        telemetry.closed(reason);
     }
 }
