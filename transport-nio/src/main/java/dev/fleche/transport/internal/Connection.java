@@ -1,17 +1,22 @@
 package dev.fleche.transport.internal;
 
+import dev.fleche.transport.ErrorRenderer;
 import dev.fleche.transport.HttpFields;
 import dev.fleche.transport.RequestBodyException;
 import dev.fleche.transport.ServerOptions;
+import dev.fleche.transport.Timeout;
+import dev.fleche.transport.TlsInfo;
 import dev.fleche.transport.http1.ChunkedDecoder;
 import dev.fleche.transport.http1.ProtocolRule;
 import dev.fleche.transport.http1.RequestException;
 import dev.fleche.transport.http1.RequestHead;
 
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
+import java.util.concurrent.atomic.AtomicLong;
 import javax.net.ssl.SSLException;
 
 /**
@@ -47,7 +52,8 @@ import javax.net.ssl.SSLException;
  * read; a response completed during that loop lets the loop go on, and one completed later (from a task) serves
  * the kept bytes itself — so serving never re-enters itself.
  */
-final class Connection extends TimerNode implements ConnectionChannel.Listener, Deadlines.Input {
+final class Connection extends TimerNode
+        implements Reactor.Attachment, ConnectionChannel.Listener, Deadlines.Input, ConnectionDoor {
 
     /** The phases of the diagram above. */
     enum State {
@@ -140,9 +146,11 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener, 
     final Reactor reactor;
     final ConnectionChannel channel;
     final long id;
-    SelectionKey key;
+    private SelectionKey key;
     /** This connection's place in its reactor's list. */
-    int index = -1;
+    private int slot = -1;
+    /** The number the next exchange gets ({@link Exchange#stream()}). */
+    private int streams;
 
     private State state;
     private final Inbound inbound = new Inbound();
@@ -185,7 +193,8 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener, 
         this.channel = reactor.openChannel(socket, this);
         this.state = channel.isHandshaking() ? State.HANDSHAKING : State.IDLE;
         this.deadlines = new Deadlines(reactor.options, reactor.now);
-        this.telemetry = Telemetry.of(reactor, id, channel);
+        this.telemetry = reactor.accessLog == null ? new Telemetry(reactor, id)
+                : new LoggedTelemetry(reactor, id, channel);
     }
 
     private void moveTo(State next) {
@@ -197,7 +206,19 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener, 
         return (SocketChannel) key.channel();
     }
 
-    void opened() {
+    @Override
+    public int slot() {
+        return slot;
+    }
+
+    @Override
+    public void slot(int value) {
+        slot = value;
+    }
+
+    @Override
+    public void opened(SelectionKey registered) {
+        key = registered;
         telemetry.opened(socket());
         armTimer(deadlines.at(state.deadline));
     }
@@ -205,7 +226,8 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener, 
     // ---------------------------------------------------------------- readiness
 
     /** The selector reported {@code ready}: writes what is queued, then reads. Closes on any failure. */
-    void onReady(SelectionKey ready) {
+    @Override
+    public void onReady(SelectionKey ready) {
         onReady(ready.isWritable(), ready.isReadable());
     }
 
@@ -332,8 +354,9 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener, 
      * {@code ex} began to watch for the client's departure ({@link HttpExchange#onDisconnect}): a half-close already
      * seen while it is in flight now counts as the client leaving, as it would have had the watch come first.
      */
-    void departureWatched(Exchange ex) {
-        if (inputEnded && ex == exchange && state == State.DISPATCHED) {
+    @Override
+    public void departureWatched(int stream) {
+        if (inputEnded && inFlight(stream) != null && state == State.DISPATCHED) {
             clientGone();
         }
     }
@@ -420,7 +443,7 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener, 
     }
 
     private void startExchange(RequestHead head) {
-        Exchange started = new Exchange(this, head);
+        Exchange started = new Exchange(this, ++streams, head);
         exchange = started;
         Outbound out = outbound;
         if (out != null) {
@@ -447,7 +470,8 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener, 
             startRequestRate();
             return;
         }
-        BodyInput input = new BodyInput(started, options.inboundWindowBytes(), head.expectContinue());
+        BodyInput input = new BodyInput(this, started.stream(), started::bodyOverLimit, options.inboundWindowBytes(),
+                head.expectContinue());
         ChunkedDecoder chunked = head.chunked() ? new ChunkedDecoder(options.maxRequestLineBytes(),
                 options.maxHeaderBytes(), options.maxHeaderCount()) : null;
         body.stream(input, chunked, length, options.bodyLimit());
@@ -512,26 +536,176 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener, 
             reactor.handler.handle(ex);
         } catch (Throwable t) {
             telemetry.handlerFailed(t);
-            ex.failFromTransport(Refusal.HANDLER_FAILED);
+            handlerFailed(ex);
         }
+    }
+
+    /** The handler threw: answers {@code 500} when nothing was started, else closes the connection. */
+    private void handlerFailed(Exchange ex) {
+        if (!ex.claimResponse()) {
+            close("handler-error");
+            return;
+        }
+        Refusal refusal = Refusal.HANDLER_FAILED;
+        String reason = refusal.reason(reactor.options);
+        ErrorRenderer.Body body = ResponseEncoder.renderError(reactor.options.errorRenderer(), refusal.status(), reason);
+        HttpFields fields = new HttpFields(1).add("Content-Type", body.contentType());
+        respond(ex, refusal.status(), null, fields, body.bytes());
+    }
+
+    // ---------------------------------------------------------------- the door (ConnectionDoor): any thread
+
+    @Override
+    public long connectionId() {
+        return id;
+    }
+
+    @Override
+    public ServerOptions options() {
+        return reactor.options;
+    }
+
+    @Override
+    public TlsInfo tls() {
+        return channel.tlsInfo();
+    }
+
+    @Override
+    public InetSocketAddress remoteAddress() {
+        return (InetSocketAddress) socket().socket().getRemoteSocketAddress();
+    }
+
+    @Override
+    public InetSocketAddress localAddress() {
+        return (InetSocketAddress) socket().socket().getLocalSocketAddress();
+    }
+
+    @Override
+    public String closeReason() {
+        return closeReason;
+    }
+
+    @Override
+    public boolean inLoop() {
+        return reactor.inLoop();
+    }
+
+    @Override
+    public void execute(Runnable task) {
+        reactor.execute(task);
+    }
+
+    @Override
+    public Timeout schedule(Runnable task, long delayNanos) {
+        ScheduledTask scheduled = new ScheduledTask(reactor, task);
+        if (reactor.inLoop()) {
+            scheduled.arm(reactor.now + delayNanos);
+        } else {
+            long at = reactor.options.nanoClock().getAsLong() + delayNanos;
+            reactor.execute(() -> scheduled.arm(at));
+        }
+        return scheduled;
+    }
+
+    /** The hop: at once on the loop (no task object: a reactor-answered GET allocates none), else queued. */
+    @Override
+    public void respond(int stream, int status, String reason, HttpFields fields, byte[] body) {
+        if (reactor.inLoop()) {
+            respondOnLoop(stream, status, reason, fields, body);
+        } else {
+            reactor.execute(() -> respondOnLoop(stream, status, reason, fields, body));
+        }
+    }
+
+    private void respondOnLoop(int stream, int status, String reason, HttpFields fields, byte[] body) {
+        Exchange ex = writable(stream);
+        if (ex != null) {
+            respond(ex, status, reason, fields, body);
+        }
+    }
+
+    @Override
+    public void streamPart(int stream, ResponseHead head, byte[] data, int length, boolean last,
+            AtomicLong handedOver) {
+        if (reactor.inLoop()) {
+            streamPartOnLoop(stream, head, data, length, last, handedOver);
+        } else {
+            reactor.execute(() -> streamPartOnLoop(stream, head, data, length, last, handedOver));
+        }
+    }
+
+    private void streamPartOnLoop(int stream, ResponseHead head, byte[] data, int length, boolean last,
+            AtomicLong handedOver) {
+        handedOver.addAndGet(-length);
+        Exchange ex = writable(stream);
+        if (ex != null) {
+            streamPart(ex, head, data, length, last);
+        }
+    }
+
+    @Override
+    public void sendContinue(int stream) {
+        reactor.execute(() -> {
+            Exchange ex = writable(stream);
+            if (ex != null) {
+                sendContinue(ex);
+            }
+        });
+    }
+
+    @Override
+    public void readerCaughtUp(int stream) {
+        reactor.execute(() -> {
+            Exchange ex = inFlight(stream);
+            BodyInput input = ex == null ? null : ex.bodyInput();
+            if (input != null && input.resumeStillWanted()) {
+                resumeReading();
+            }
+        });
+    }
+
+    @Override
+    public void limitBody(int stream, long limit) {
+        reactor.execute(() -> {
+            Exchange ex = inFlight(stream);
+            if (ex != null) { // else over already
+                limitBody(ex, limit);
+            }
+        });
+    }
+
+    @Override
+    public void refuseClaimed(int stream, long limit) {
+        reactor.execute(() -> refuseClaimed(inFlight(stream), limit));
+    }
+
+    @Override
+    public void abort(int stream) {
+        reactor.execute(() -> {
+            Exchange ex = inFlight(stream);
+            abort(ex == null || ex.isResponseWritten()); // an exchange no longer in flight was answered
+        });
     }
 
     // ---------------------------------------------------------------- responses (from the exchange, on the reactor)
 
-    /** Whether a response part of {@code ex} may still be written. */
-    private boolean writable(Exchange ex) {
-        return ex == exchange && state != State.LINGERING && state != State.CLOSED;
+    /** The exchange in flight when it is {@code stream}, else null (that stream is over). */
+    private Exchange inFlight(int stream) {
+        Exchange current = exchange;
+        return current != null && current.stream() == stream ? current : null;
+    }
+
+    /** The exchange {@code stream} when a response part of it may still be written, else null. */
+    private Exchange writable(int stream) {
+        return state != State.LINGERING && state != State.CLOSED ? inFlight(stream) : null;
     }
 
     /** Writes a complete response of {@code ex}. */
-    void respond(Exchange ex, int status, String reason, HttpFields fields, byte[] body) {
-        if (!writable(ex)) {
-            return;
-        }
+    private void respond(Exchange ex, int status, String reason, HttpFields fields, byte[] body) {
         boolean close = closesAfter(ex);
         int mark = out().mark();
         try {
-            out().whole(ex, status, reason, fields, body, close);
+            out().whole(ex.head(), status, reason, fields, body, close);
         } catch (IllegalArgumentException e) {
             invalidResponseHead(ex, mark, e);
             return;
@@ -541,15 +715,13 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener, 
     }
 
     /** Writes the next part of a streamed response of {@code ex}; {@code head} is non-null on the first part. */
-    void streamPart(Exchange ex, ResponseOutput.Head head, byte[] data, int length, boolean last) {
-        if (!writable(ex)) {
-            return;
-        }
+    private void streamPart(Exchange ex, ResponseHead head, byte[] data, int length, boolean last) {
         if (head != null) {
-            boolean close = closesAfter(ex) || (head.chunked() && ex.isHttp10()); // HTTP/1.0: the close ends it
+            // HTTP/1.0 has no chunked coding: the close ends the body
+            boolean close = closesAfter(ex) || (head.chunked() && ex.head().minorVersion() == 0);
             int mark = out().mark();
             try {
-                out().streamHead(ex, head, close);
+                out().streamHead(ex.head(), head, close);
             } catch (IllegalArgumentException e) {
                 invalidResponseHead(ex, mark, e); // later parts find no body to frame: dropped
                 return;
@@ -566,8 +738,8 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener, 
     }
 
     /** Sends {@code 100 Continue} for {@code ex} unless a final response was started. */
-    void sendContinue(Exchange ex) {
-        if (writable(ex) && state != State.CLOSING && !ex.isResponseStarted() && out().sendContinue()
+    private void sendContinue(Exchange ex) {
+        if (state != State.CLOSING && !ex.isResponseStarted() && out().sendContinue()
                 && state == State.STREAMING_BODY) {
             startRequestRate(); // from now on the client owes the body
         }
@@ -590,14 +762,14 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener, 
     }
 
     private boolean closesAfter(Exchange ex) {
-        if (ex.closeRequested() || reactor.isDraining() || state == State.CLOSING) {
+        if (!ex.head().keepAlive() || reactor.isDraining() || state == State.CLOSING) {
             return true;
         }
         if (state != State.STREAMING_BODY) {
             return false;
         }
         // The rest of the body is read and dropped to keep the connection only when it is sure to come and small.
-        if (ex.expectsContinue() && (outbound == null || !outbound.continueSent())) {
+        if (ex.head().expectContinue() && (outbound == null || !outbound.continueSent())) {
             return true; // the client may not send it at all
         }
         return !inbound.body().fits(reactor.options.maxDiscardBytes());
@@ -678,10 +850,7 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener, 
      * The handler of {@code ex} said it buffers the body ({@link Exchange#expectBufferedBody()}): its body gets the
      * tighter {@code limit}, and is refused now when what is known of it already goes beyond.
      */
-    void limitBody(Exchange ex, long limit) {
-        if (ex != exchange) {
-            return; // over already
-        }
+    private void limitBody(Exchange ex, long limit) {
         switch (state) {
             case STREAMING_BODY -> {
                 RequestBody body = inbound.body();
@@ -700,8 +869,8 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener, 
     }
 
     /** {@code ex}'s body is over {@code limit}, and its handler's thread has claimed the response for this 413. */
-    void refuseClaimed(Exchange ex, long limit) {
-        if (ex != exchange || state == State.CLOSING || state == State.LINGERING || state == State.CLOSED) {
+    private void refuseClaimed(Exchange ex, long limit) {
+        if (ex == null || state == State.CLOSING || state == State.LINGERING || state == State.CLOSED) {
             return; // refused already (the reactor found the body over the limit first), or closed
         }
         refuseTooLarge(limit, true);
@@ -744,7 +913,8 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener, 
     // ---------------------------------------------------------------- output
 
     /** Writes what is staged and queued; at the end of CLOSING, closes or lingers. Reactor: after each unit of work. */
-    void flushOutput() {
+    @Override
+    public void flushOutput() {
         if (state == State.CLOSED) {
             return;
         }
@@ -791,7 +961,7 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener, 
     private Outbound out() {
         Outbound out = outbound;
         if (out == null) {
-            out = new Outbound(this);
+            out = new Outbound(reactor, channel, this);
             outbound = out;
         }
         return out;
@@ -836,7 +1006,8 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener, 
     }
 
     /** Queued response bytes of this connection, for writers waiting on any thread. */
-    long queuedBytes() {
+    @Override
+    public long queuedBytes() {
         Outbound out = outbound; // read on writers' threads: a stale or absent one means nothing queued for them
         return out == null ? 0 : out.queuedBytes();
     }
@@ -891,14 +1062,14 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener, 
     }
 
     /** The handler took body bytes, or the exchange ended: reading goes on. */
-    void resumeReading() {
+    private void resumeReading() {
         if (!readPaused || !state.reads()) {
             return;
         }
         readPaused = false;
         deadlines.restart(reactor.now);
         if (state == State.READING_BODY || state == State.DISCARDING_BODY
-                || (state == State.STREAMING_BODY && (!exchange.expectsContinue()
+                || (state == State.STREAMING_BODY && (!exchange.head().expectContinue()
                         || (outbound != null && outbound.continueSent())))) {
             startRequestRate();
         }
@@ -991,7 +1162,8 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener, 
      * {@code Connection: close}); an idle one closes once it has had {@link Deadline#DRAIN_IDLE} for a request already
      * on its way — see {@link #expire}.
      */
-    void drain() {
+    @Override
+    public void drain() {
         deadlines.drain(reactor.drainStarted());
         if (state == State.HANDSHAKING) {
             close("stop"); // no request can be on its way before the handshake is done
@@ -1001,7 +1173,7 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener, 
     }
 
     /** The handler abandoned its exchange: closes unless its response is already out. */
-    void abort(boolean responseWritten) {
+    private void abort(boolean responseWritten) {
         telemetry.aborted();
         if (state != State.CLOSED && !responseWritten) {
             close("aborted");
@@ -1009,7 +1181,8 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener, 
     }
 
     /** Closes the socket and releases everything this connection holds; idempotent. */
-    void close(String reason) {
+    @Override
+    public void close(String reason) {
         if (state == State.CLOSED) {
             return;
         }
@@ -1018,10 +1191,7 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener, 
             closeReason = reason;
         }
         reactor.wheel.cancel(this);
-        if (reactor.stagingOwner == this) {
-            reactor.staging.clear();
-            reactor.stagingOwner = null;
-        }
+        reactor.releaseStaging(this);
         key.cancel();
         channel.close();
         Exchange current = exchange;

@@ -25,14 +25,6 @@ class Telemetry {
         this.events = reactor.events;
     }
 
-    /** The telemetry of connection {@code id}: with the access log when the server has one. */
-    static Telemetry of(Reactor reactor, long id, ConnectionChannel channel) {
-        if (reactor.accessLog == null) {
-            return new Telemetry(reactor, id);
-        }
-        return new LoggedTelemetry(reactor, id, channel);
-    }
-
     void opened(SocketChannel socket) {
         if (events.on()) {
             events.emit("open", id, "remote=" + socket.socket().getRemoteSocketAddress());
