@@ -20,37 +20,41 @@ import java.util.concurrent.atomic.AtomicLong;
 import javax.net.ssl.SSLException;
 
 /**
- * One client connection, owned by one {@link Reactor}: the lifecycle of the connection as one {@link State}, and
- * the decisions that depend on it (what to do with bytes read, when a timeout fires, after a response, on an
- * error). It composes its parts and calls down into them: the {@link ConnectionChannel} (bytes in and out, plain
- * or TLS), the {@link Inbound} part (kept bytes, head parser, body decoder), the {@link Outbound} part (framing,
- * staging, write queue). It is its own timer node: one deadline, whichever phase applies. Every method runs on
- * the reactor thread.
+ * One HTTP/1.1 client connection, owned by one {@link Reactor}: the spine. It holds the lifecycle as one
+ * {@link State} (and the small {@link Intake} axis) and makes every decision that depends on it: what to do with
+ * bytes read, which timer applies, after a response, on an error. Everything else is a part it owns, with its own
+ * state, that returns results and decides nothing: the {@link ConnectionChannel} (bytes in and out, plain or TLS;
+ * it tells the connection when its handshake is done), {@link Inbound} (kept bytes, head parser, body decoder),
+ * {@link Outbound} (framing, staging, write queue), {@link Deadlines} (which timer is due) and {@link Telemetry}
+ * (counters, events, access log). Exchanges talk back only through the {@link ConnectionDoor} it implements. It is
+ * its own timer node: one deadline, whichever applies. Every method runs on the reactor thread, except the door's,
+ * which hop onto it.
  *
  * <pre>
- *   HANDSHAKING (TLS only: the first handshake; handshake timeout) ─ done ─▶ IDLE
- *     └─ plain HTTP on the TLS port: raw 400 ─▶ CLOSING;  handshake failure or timeout ─▶ CLOSED
+ *   HANDSHAKING (TLS only; handshake timer) ─ handshake done (told by the channel) ─▶ IDLE
+ *     └─ plain HTTP on the TLS port: raw 400 ─▶ CLOSING_TO_LINGER;  handshake failure or timeout ─▶ CLOSED
  *
- *            ┌──────────────────────── response complete, keep-alive ───────────────────────┐
- *            ▼                                                                              │
- *        IDLE ─ bytes ─▶ READING_HEAD ─ head ─┬─ no body ──────────────────────▶ DISPATCHED ─┤
- *          │   (a whole head goes on at once)  ├─ small body ─▶ READING_BODY ─ body end ─▲     │
- *          │                                   └─ streamed ──▶ STREAMING_BODY ─ body end ┘     │
- *          │                                                     │ response complete      │
- *          │                                                     ▼                        │
- *          │                                               DISCARDING_BODY ─ body end ────┘
- *          │
- *     refusal, timeout, EOF (in DISPATCHED: a half-close, see {@link #onEof}), response with close (from any state above)
- *          ▼
- *       CLOSING ─ written ─▶ (client may still send) LINGERING ─ EOF, 2 s, 1 MiB ─▶ CLOSED
- *          └──── written, nothing more to read ────────────────────────────────────▶ CLOSED
+ *              ┌──────────────── response complete, keep-alive (DRAINING while the server stops) ────────────┐
+ *              ▼                                                                                             │
+ *   IDLE | DRAINING ─ bytes ─▶ READING_HEAD ─ head ─┬─ no body ────────────────────────────▶ DISPATCHED ─────┤
+ *     (a whole head goes on at once)                ├─ small body ─▶ READING_BODY ─ body end ───▲            │
+ *                                                   ├─ streamed ──▶ STREAMING_BODY ─ body end ──┤            │
+ *                                                   └─ Expect: 100-continue ─▶ EXPECTING_CONTINUE ─ body end ┘│
+ *                                                        └─ 100 Continue sent ─▶ STREAMING_BODY              │
+ *                                              STREAMING_BODY ─ response complete ─▶ DISCARDING_BODY ─ body end ┘
+ *
+ *   from any state above: the last response ─▶ CLOSING ─ written ─▶ CLOSED (LINGERING if a pipelined request was kept)
+ *                         a refusal, an unread body ─▶ CLOSING_TO_LINGER ─ written ─▶ LINGERING ─ EOF, 2 s, 1 MiB ─▶ CLOSED
+ *
+ *   Intake (reading, in the states that read):  OPEN ⇄ PAUSED (a slow handler's full window, a kept pipelined request)
+ *                                               OPEN ─ EOF in DISPATCHED: a half-close ─▶ ENDED (answer, then CLOSING)
  * </pre>
  *
- * Any state may go to CLOSED (an I/O error, an abort, a stop). Bytes of the next request that arrive while one is
- * in flight (pipelining) are kept by {@link Inbound}, bounded, and served once the state is IDLE again: responses
- * leave in request order. Bytes are served in one place, {@link #serve}, which loops while the state lets it
- * read; a response completed during that loop lets the loop go on, and one completed later (from a task) serves
- * the kept bytes itself — so serving never re-enters itself.
+ * Any state may go to CLOSED (an I/O error, an abort, a stop, a timeout without a response). Bytes of the next
+ * request that arrive while one is in flight (pipelining) are kept by {@link Inbound}, bounded, and served once the
+ * state is IDLE again: responses leave in request order. Bytes are served in one place, {@link #serve}, which loops
+ * while the state lets it read; a response completed during that loop lets the loop go on, and one completed later
+ * (from a task) serves the kept bytes itself — so serving never re-enters itself.
  */
 final class Connection extends TimerNode
         implements Reactor.Attachment, ConnectionChannel.Listener, Deadlines.Input, ConnectionDoor {
@@ -59,20 +63,32 @@ final class Connection extends TimerNode
     enum State {
         /** TLS: the first handshake is in progress; no application bytes yet: handshake timeout. */
         HANDSHAKING(Deadline.HANDSHAKE),
-        /** Waiting for a request (keep-alive): idle timeout (while the server stops: the drain's). */
+        /** Waiting for a request (keep-alive): idle timeout. */
         IDLE(Deadline.IDLE),
+        /** Waiting for a request while the server stops: closes soon unless one is already on its way. */
+        DRAINING(Deadline.DRAIN_IDLE),
         /** Part of a request head received: header timeout. */
         READING_HEAD(Deadline.HEADER),
         /** A small {@code Content-Length} body arriving before the handler is called: body timeout. */
         READING_BODY(Deadline.BODY),
-        /** The handler has the exchange and its body is still arriving: body timeout while reading. */
+        /**
+         * The handler has the exchange; the client asked for {@code Expect: 100-continue} and waits for it before it
+         * sends the body (it may send it anyway): body timeout, no body rate (the client waits for us).
+         */
+        EXPECTING_CONTINUE(Deadline.BODY),
+        /** The handler has the exchange and its body is still arriving: body timeout and rate while reading. */
         STREAMING_BODY(Deadline.BODY),
         /** The handler has the exchange; no body bytes are expected: no timeout but the write stall. */
         DISPATCHED(null),
         /** The response is out; the unread rest of the body is read and dropped: body timeout. */
         DISCARDING_BODY(Deadline.BODY),
-        /** The last response (or a refusal) is queued; no more input is served: write stall. */
+        /**
+         * The last response (or a refusal) is queued; no more input is served: write stall. Once written, closes
+         * (lingers only when bytes of a pipelined request were kept).
+         */
         CLOSING(null),
+        /** As CLOSING, but the client may still be sending (a refused request, an unread body): lingers once written. */
+        CLOSING_TO_LINGER(null),
         /** Our output is shut; the client's input is dropped until EOF or a limit (RFC 9112 9.6). */
         LINGERING(Deadline.LINGER),
         CLOSED(null);
@@ -80,15 +96,15 @@ final class Connection extends TimerNode
         /** This state's own deadline ({@link Deadlines}), or null; the output's apply in every state. */
         final Deadline deadline;
 
-        State(Deadline deadline) {
-            this.deadline = deadline;
-        }
-
         /**
          * The states {@link #allows} from this one, a bit per ordinal, so that a step is checked by one bit test;
          * set once, from {@link #allows}, when the enum is initialised.
          */
         private int successors;
+
+        State(Deadline deadline) {
+            this.deadline = deadline;
+        }
 
         static {
             for (State from : values()) {
@@ -113,32 +129,63 @@ final class Connection extends TimerNode
             if (next == CLOSED) {
                 return this != CLOSED;
             }
+            if (next == CLOSING || next == CLOSING_TO_LINGER) {
+                return reads() && this != LINGERING; // the last response, a refusal, a timeout, the client gone
+            }
             switch (this) {
                 case HANDSHAKING:
-                    return next == IDLE || next == CLOSING;
-                case IDLE:
-                    return next == READING_HEAD || next == READING_BODY || next == STREAMING_BODY
-                            || next == DISPATCHED || next == CLOSING;
+                    return next == IDLE;
+                case IDLE, DRAINING:
+                    return next == READING_HEAD || startsExchange(next) || (this == IDLE && next == DRAINING);
                 case READING_HEAD:
-                    return next == READING_BODY || next == STREAMING_BODY || next == DISPATCHED || next == CLOSING;
+                    return startsExchange(next);
                 case READING_BODY:
-                    return next == DISPATCHED || next == CLOSING;
+                    return next == DISPATCHED;
+                case EXPECTING_CONTINUE:
+                    return next == STREAMING_BODY || next == DISPATCHED;
                 case STREAMING_BODY:
-                    return next == DISPATCHED || next == DISCARDING_BODY || next == CLOSING;
+                    return next == DISPATCHED || next == DISCARDING_BODY;
                 case DISPATCHED, DISCARDING_BODY:
-                    return next == IDLE || next == CLOSING;
-                case CLOSING:
+                    return next == IDLE || next == DRAINING;
+                case CLOSING, CLOSING_TO_LINGER:
                     return next == LINGERING;
                 default:
                     return false; // LINGERING and CLOSED: only CLOSED, above
             }
         }
 
-        /** Whether the connection reads the socket in this state (unless flow control paused it). */
+        /** The steps a complete head takes: dispatched at once, or after its small body, or with its body streamed. */
+        private static boolean startsExchange(State next) {
+            return next == DISPATCHED || next == READING_BODY || next == STREAMING_BODY || next == EXPECTING_CONTINUE;
+        }
+
+        /** Whether the connection reads the socket in this state (unless its intake is paused or ended). */
         boolean reads() {
-            return this != CLOSING && this != CLOSED;
+            return this != CLOSING && this != CLOSING_TO_LINGER && this != CLOSED;
+        }
+
+        /** Whether the last response is queued and the connection closes once it is written. */
+        boolean closing() {
+            return this == CLOSING || this == CLOSING_TO_LINGER;
+        }
+
+        /** Whether no request is in flight and the next one may begin. */
+        boolean waitsForRequest() {
+            return this == IDLE || this == DRAINING;
         }
     }
+
+    /**
+     * The second, small axis: what the connection takes from the socket, in the states that read. Reading pauses
+     * while a slow handler has a full window of body, or a pipelined request waits for the one in flight; it ends for
+     * good when the client ends its stream after a whole request (a half-close: the requests received are answered,
+     * then the connection closes).
+     *
+     * <pre>
+     *   OPEN ⇄ PAUSED        OPEN ─ EOF after a whole request ─▶ ENDED
+     * </pre>
+     */
+    enum Intake { OPEN, PAUSED, ENDED }
 
     /** Lingering close (RFC 9112 9.6): how much unread input to discard after the last response. */
     private static final long LINGER_BYTES = 1024 * 1024;
@@ -165,15 +212,8 @@ final class Connection extends TimerNode
     private Exchange exchange;
     /** The interest set on the selection key. */
     private int interest = SelectionKey.OP_READ;
-    /** Flow control: reading stopped until the handler takes body bytes or the exchange in flight ends. */
-    private boolean readPaused;
-    /** In CLOSING: whether the client may still be sending, so that the close lingers. */
-    private boolean lingerAfterFlush;
-    /**
-     * The client ended its stream after a whole request (a half-close): nothing more is read; the requests already
-     * received are answered, then the connection closes. Only ever set in DISPATCHED.
-     */
-    private boolean inputEnded;
+    /** What is read from the socket: paused by flow control, ended by a half-close. */
+    private Intake intake = Intake.OPEN;
     /** Whether {@link #serve} is on the stack: a response completed inside it leaves the rest of its bytes to it. */
     private boolean serving;
     /** In LINGERING: bytes read and dropped (the close comes at {@link #LINGER_BYTES}, far below 2 GiB). */
@@ -245,9 +285,6 @@ final class Connection extends TimerNode
             if (readable && state != State.CLOSED) {
                 onReadable();
             }
-            if (state == State.HANDSHAKING) {
-                handshakeProgress();
-            }
             updateInterest();
         } catch (IOException e) {
             channelFailed(e, "io-error");
@@ -266,10 +303,7 @@ final class Connection extends TimerNode
         do {
             buffer.clear();
             int kept = inbound.restore(buffer);
-            int n = channel.read(buffer);
-            if (state == State.HANDSHAKING) {
-                handshakeProgress(); // application bytes may come with the client's last handshake flight
-            }
+            int n = channel.read(buffer); // may end the handshake: application bytes may come with its last flight
             if (n < 0) {
                 if (kept > 0) {
                     inbound.keep(buffer.array(), 0, kept); // a pipelined request: still answered after a half-close
@@ -285,15 +319,16 @@ final class Connection extends TimerNode
                 deadlines.restart(reactor.now);
             }
             serve(buffer.array(), 0, buffer.position());
-        } while (channel.hasBufferedInput() && state.reads() && !readPaused);
+        } while (channel.hasBufferedInput() && state.reads() && intake == Intake.OPEN);
     }
 
     // ---------------------------------------------------------------- TLS
 
-    /** In HANDSHAKING, after the channel read or wrote: once the handshake is done, wait for a request (IDLE). */
-    private void handshakeProgress() {
-        if (channel.isHandshaking() || channel.tlsInfo() == null) {
-            return; // still handshaking, or refusing plain HTTP (the read that found it threw)
+    /** The channel's first TLS handshake is done (told during a read or a write): wait for a request. */
+    @Override
+    public void handshakeDone() {
+        if (state != State.HANDSHAKING) {
+            return;
         }
         moveTo(State.IDLE);
         deadlines.restart(reactor.now);
@@ -334,11 +369,11 @@ final class Connection extends TimerNode
      * The client ended its stream (TCP FIN, or TLS {@code close_notify}). With a whole request dispatched, that is
      * a half-close (RFC 9112 9.6 lets a client do it; curl and load balancers do): no more requests will come, but
      * the ones received are answered — the request in flight, then any pipelined after it — and the connection
-     * closes after the last answer ({@link #inputEnded}). In the middle of a head or a body, the client is gone.
+     * closes after the last answer (the intake has ENDED). In the middle of a head or a body, the client is gone.
      */
     private void onEof() {
         if (state == State.DISPATCHED) {
-            inputEnded = true;
+            intake = Intake.ENDED;
             Exchange current = exchange;
             if (current != null && current.watchesDeparture()) {
                 clientGone(); // someone waits to hear the client left (a long-poll): it must not wait for ever
@@ -356,7 +391,7 @@ final class Connection extends TimerNode
      */
     @Override
     public void departureWatched(int stream) {
-        if (inputEnded && inFlight(stream) != null && state == State.DISPATCHED) {
+        if (intake == Intake.ENDED && inFlight(stream) != null && state == State.DISPATCHED) {
             clientGone();
         }
     }
@@ -388,8 +423,9 @@ final class Connection extends TimerNode
         try {
             while (at < end) {
                 switch (state) {
-                    case IDLE, READING_HEAD -> at = readHead(bytes, at, end);
-                    case READING_BODY, STREAMING_BODY, DISCARDING_BODY -> at = readBody(bytes, at, end);
+                    case IDLE, DRAINING, READING_HEAD -> at = readHead(bytes, at, end);
+                    case READING_BODY, EXPECTING_CONTINUE, STREAMING_BODY, DISCARDING_BODY ->
+                            at = readBody(bytes, at, end);
                     case DISPATCHED -> {
                         if (inbound.keep(bytes, at, end)) {
                             pauseReading(); // the exchange in flight must finish before we read further
@@ -397,7 +433,7 @@ final class Connection extends TimerNode
                         return;
                     }
                     default -> {
-                        return; // CLOSING, LINGERING, CLOSED: nothing more is served
+                        return; // closing, LINGERING, CLOSED: nothing more is served
                     }
                 }
             }
@@ -406,7 +442,7 @@ final class Connection extends TimerNode
         } finally {
             serving = false;
         }
-        if (inputEnded) {
+        if (intake == Intake.ENDED) {
             afterInputEnded();
         }
     }
@@ -417,24 +453,24 @@ final class Connection extends TimerNode
      */
     private void afterInputEnded() {
         switch (state) {
-            case IDLE -> {
+            case IDLE, DRAINING -> {
                 closing(false);
                 flushOutput(); // what is staged leaves now; closes once written
             }
-            case READING_HEAD, READING_BODY, STREAMING_BODY, DISCARDING_BODY -> clientGone();
+            case READING_HEAD, READING_BODY, EXPECTING_CONTINUE, STREAMING_BODY, DISCARDING_BODY -> clientGone();
             default -> { } // DISPATCHED: its answer comes later; CLOSING and after: already closing
         }
     }
 
     private int readHead(byte[] bytes, int offset, int end) throws RequestException {
-        if (state == State.IDLE) {
+        if (state.waitsForRequest()) {
             telemetry.headBegins(reactor.now);
         }
         int at = inbound.parseHead(reactor, bytes, offset, end);
         RequestHead head = inbound.completedHead(reactor);
         if (head != null) {
             startExchange(head);
-        } else if (state == State.IDLE && inbound.headInProgress()) {
+        } else if (state.waitsForRequest() && inbound.headInProgress()) {
             moveTo(State.READING_HEAD);
             deadlines.restart(reactor.now);
             armTimer(deadlines.at(Deadline.HEADER));
@@ -476,9 +512,11 @@ final class Connection extends TimerNode
                 options.maxHeaderBytes(), options.maxHeaderCount()) : null;
         body.stream(input, chunked, length, options.bodyLimit());
         started.bodyStreaming(input);
-        moveTo(State.STREAMING_BODY);
-        if (!head.expectContinue()) {
-            startRequestRate(); // else once 100 Continue is sent: until then the client waits for us
+        if (head.expectContinue()) {
+            moveTo(State.EXPECTING_CONTINUE); // the body rate starts once 100 Continue is sent
+        } else {
+            moveTo(State.STREAMING_BODY);
+            startRequestRate();
         }
         dispatch(started);
     }
@@ -516,7 +554,7 @@ final class Connection extends TimerNode
                 moveTo(State.DISPATCHED);
                 dispatch(current);
             }
-            case STREAMING_BODY -> {
+            case EXPECTING_CONTINUE, STREAMING_BODY -> {
                 current.bodyReceived(null, body.trailers(), body.received());
                 body.endStream();
                 body.clear();
@@ -739,8 +777,12 @@ final class Connection extends TimerNode
 
     /** Sends {@code 100 Continue} for {@code ex} unless a final response was started. */
     private void sendContinue(Exchange ex) {
-        if (state != State.CLOSING && !ex.isResponseStarted() && out().sendContinue()
-                && state == State.STREAMING_BODY) {
+        if (state.closing() || ex.isResponseStarted()) {
+            return;
+        }
+        out().sendContinue();
+        if (state == State.EXPECTING_CONTINUE) {
+            moveTo(State.STREAMING_BODY);
             startRequestRate(); // from now on the client owes the body
         }
     }
@@ -762,17 +804,15 @@ final class Connection extends TimerNode
     }
 
     private boolean closesAfter(Exchange ex) {
-        if (!ex.head().keepAlive() || reactor.isDraining() || state == State.CLOSING) {
+        if (!ex.head().keepAlive() || reactor.isDraining() || state.closing()) {
             return true;
         }
-        if (state != State.STREAMING_BODY) {
-            return false;
-        }
         // The rest of the body is read and dropped to keep the connection only when it is sure to come and small.
-        if (ex.head().expectContinue() && (outbound == null || !outbound.continueSent())) {
-            return true; // the client may not send it at all
-        }
-        return !inbound.body().fits(reactor.options.maxDiscardBytes());
+        return switch (state) {
+            case EXPECTING_CONTINUE -> true; // the client may not send it at all
+            case STREAMING_BODY -> !inbound.body().fits(reactor.options.maxDiscardBytes());
+            default -> false;
+        };
     }
 
     private void responseComplete(Exchange ex, boolean close) {
@@ -786,7 +826,7 @@ final class Connection extends TimerNode
                     finishExchange();
                 }
             }
-            case STREAMING_BODY -> {
+            case EXPECTING_CONTINUE, STREAMING_BODY -> {
                 if (close) {
                     closing(true);
                 } else {
@@ -795,7 +835,7 @@ final class Connection extends TimerNode
                     resumeReading();
                 }
             }
-            case CLOSING -> { } // already closing
+            case CLOSING, CLOSING_TO_LINGER -> { } // already closing
             default -> throw new IllegalStateException("response complete in state " + state);
         }
     }
@@ -805,27 +845,28 @@ final class Connection extends TimerNode
         inbound.stopBodyRate();
         exchange = null;
         telemetry.exchangeEnded();
-        moveTo(State.IDLE);
         deadlines.restart(reactor.now);
-        if (deadlines.draining()) {
-            armTimer(deadlines.at(Deadline.DRAIN_IDLE)); // a response whose head went out before the stop began
+        if (reactor.isDraining()) {
+            moveTo(State.DRAINING); // a response whose head went out before the stop began: close soon
+            armTimer(deadlines.at(Deadline.DRAIN_IDLE));
+        } else {
+            moveTo(State.IDLE);
         }
         resumeReading();
         if (inbound.hasLeftover()) {
             // Kept bytes mean that no serve() is on the stack (it holds them while it runs): serve them now.
             byte[] kept = inbound.takeLeftover();
             serve(kept, 0, kept.length);
-        } else if (inputEnded && !serving) {
+        } else if (intake == Intake.ENDED && !serving) {
             afterInputEnded(); // inside serve(), bytes of a next request may still be in its hands: it decides
         }
     }
 
     /** Moves to CLOSING: nothing more is read or served; closes (or lingers) once the output is written. */
     private void closing(boolean clientMaySend) {
-        if (state != State.CLOSING) {
-            moveTo(State.CLOSING);
+        if (!state.closing()) {
+            moveTo(clientMaySend ? State.CLOSING_TO_LINGER : State.CLOSING);
         }
-        lingerAfterFlush = clientMaySend;
         updateInterest();
     }
 
@@ -852,7 +893,7 @@ final class Connection extends TimerNode
      */
     private void limitBody(Exchange ex, long limit) {
         switch (state) {
-            case STREAMING_BODY -> {
+            case EXPECTING_CONTINUE, STREAMING_BODY -> {
                 RequestBody body = inbound.body();
                 body.lower(limit);
                 if (!body.fits(limit)) {
@@ -870,7 +911,7 @@ final class Connection extends TimerNode
 
     /** {@code ex}'s body is over {@code limit}, and its handler's thread has claimed the response for this 413. */
     private void refuseClaimed(Exchange ex, long limit) {
-        if (ex == null || state == State.CLOSING || state == State.LINGERING || state == State.CLOSED) {
+        if (ex == null || state.closing() || state == State.LINGERING || state == State.CLOSED) {
             return; // refused already (the reactor found the body over the limit first), or closed
         }
         refuseTooLarge(limit, true);
@@ -888,7 +929,7 @@ final class Connection extends TimerNode
     /** {@code claimed}: the exchange's response was claimed for this refusal already. */
     private void refuse(int status, String reason, String rule, boolean claimed) {
         telemetry.rejected(status, reason, rule);
-        if (state == State.CLOSING || state == State.LINGERING || state == State.CLOSED) {
+        if (state.closing() || state == State.LINGERING || state == State.CLOSED) {
             close("reject");
             return;
         }
@@ -938,15 +979,17 @@ final class Connection extends TimerNode
             }
         }
         if (state == State.HANDSHAKING) {
-            handshakeProgress(); // our last flight went out (TLS 1.2): the handshake may be done
-        } else if (outputQueued()) {
+            updateInterest(); // the channel may still wait to write its flight
+            return;
+        }
+        if (outputQueued()) {
             armTimer(deadlines.stallAt(outbound.lastWriteProgress()));
             RateWindow rate = outbound.rateWindow(reactor.options.minResponseRate());
             if (rate != null && !rate.running()) {
                 rate.start(reactor.now); // bytes wait for the client: it must take them at the rate
                 armTimer(rate.due());
             }
-        } else if (state == State.CLOSING) {
+        } else if (state.closing()) {
             stopResponseRate();
             closeAfterLastResponse();
             return;
@@ -1018,7 +1061,7 @@ final class Connection extends TimerNode
      * that can destroy the response before the client has read it.
      */
     private void closeAfterLastResponse() {
-        if (!lingerAfterFlush && !inbound.hasLeftover()) {
+        if (state == State.CLOSING && !inbound.hasLeftover()) {
             close("done");
             return;
         }
@@ -1056,21 +1099,21 @@ final class Connection extends TimerNode
     // ---------------------------------------------------------------- flow control and interest
 
     private void pauseReading() {
-        readPaused = true;
+        if (intake == Intake.OPEN) {
+            intake = Intake.PAUSED;
+        }
         inbound.stopBodyRate(); // the handler holds things up, not the client
         updateInterest();
     }
 
     /** The handler took body bytes, or the exchange ended: reading goes on. */
     private void resumeReading() {
-        if (!readPaused || !state.reads()) {
+        if (intake != Intake.PAUSED || !state.reads()) {
             return;
         }
-        readPaused = false;
+        intake = Intake.OPEN;
         deadlines.restart(reactor.now);
-        if (state == State.READING_BODY || state == State.DISCARDING_BODY
-                || (state == State.STREAMING_BODY && (!exchange.head().expectContinue()
-                        || (outbound != null && outbound.continueSent())))) {
+        if (state == State.READING_BODY || state == State.STREAMING_BODY || state == State.DISCARDING_BODY) {
             startRequestRate();
         }
         updateInterest();
@@ -1084,7 +1127,7 @@ final class Connection extends TimerNode
         if (state == State.CLOSED) {
             return;
         }
-        boolean reading = state == State.LINGERING || (state.reads() && !readPaused && !inputEnded);
+        boolean reading = state == State.LINGERING || (state.reads() && intake == Intake.OPEN);
         int wanted = (reading ? SelectionKey.OP_READ : 0) | (outputQueued() ? SelectionKey.OP_WRITE : 0);
         int ops = channel.interestOps(wanted);
         if (ops != interest) {
@@ -1132,7 +1175,7 @@ final class Connection extends TimerNode
 
     @Override
     public boolean readPaused() {
-        return readPaused;
+        return intake == Intake.PAUSED;
     }
 
     @Override
@@ -1168,6 +1211,7 @@ final class Connection extends TimerNode
         if (state == State.HANDSHAKING) {
             close("stop"); // no request can be on its way before the handshake is done
         } else if (state == State.IDLE) {
+            moveTo(State.DRAINING);
             armTimer(deadlines.at(Deadline.DRAIN_IDLE));
         }
     }

@@ -4,15 +4,15 @@ import dev.fleche.transport.ServerOptions;
 
 /**
  * The timers of one connection ({@link Deadline}): where the current phase counts from, and which deadline is due.
- * The connection gives {@link #due} the deadline of its state (its {@code State}'s own: handshake, idle, header,
- * body or linger; none while a request is dispatched or the connection is closing) and what it knows of its
+ * The connection gives {@link #due} the deadline of its state (its {@code State}'s own: handshake, idle, drain,
+ * header, body or linger; none while a request is dispatched or the connection is closing) and what it knows of its
  * output and body ({@link Input}); it answers which one fired, or null and {@link #next()}, when to look again.
  * It decides nothing else and holds no timer: the connection arms its one timer node. Reactor thread only.
  *
  * <pre>
  *   always:           output waiting ─▶ WRITE_STALL, RESPONSE_RATE (while the client holds a blocked response up)
  *   body phase:       reading not paused ─▶ BODY_RATE (while the body rate's window runs)
- *   the phase's own:  HANDSHAKE | IDLE (DRAIN_IDLE while the server stops) | HEADER | BODY | LINGER
+ *   the phase's own:  HANDSHAKE | IDLE | DRAIN_IDLE | HEADER | BODY | LINGER
  * </pre>
  */
 final class Deadlines {
@@ -38,7 +38,6 @@ final class Deadlines {
     private final long idle;
     /** Where the phase's timer counts from: the first byte of a head, else the last activity. */
     private long since;
-    private boolean draining;
     private long drainStarted;
     private long next;
 
@@ -55,12 +54,7 @@ final class Deadlines {
 
     /** The server began to stop at {@code started}: an idle connection closes at {@link Deadline#DRAIN_IDLE}. */
     void drain(long started) {
-        draining = true;
         drainStarted = started;
-    }
-
-    boolean draining() {
-        return draining;
     }
 
     /** When {@code phase} (a phase's own deadline, counted from {@link #restart}) is due. */
@@ -95,10 +89,10 @@ final class Deadlines {
         if (fired != null) {
             return fired;
         }
-        if (phase == Deadline.IDLE) {
-            return idleDue(waiting, now);
+        if (phase == Deadline.DRAIN_IDLE) {
+            return drainDue(waiting, now);
         }
-        if (phase == Deadline.HEADER || (phase == Deadline.BODY && !in.readPaused())) {
+        if (phase == Deadline.IDLE || phase == Deadline.HEADER || (phase == Deadline.BODY && !in.readPaused())) {
             return dueAt(phase, at(phase), now, Math.min(next, at(phase)));
         }
         return null; // a request dispatched, closing, or the body paused: only the output's deadlines
@@ -149,11 +143,8 @@ final class Deadlines {
         return null;
     }
 
-    /** Idle: its timeout, or while the server stops the drain's close, once no output waits (else "idle" names it). */
-    private Deadline idleDue(boolean waiting, long now) {
-        if (!draining) {
-            return dueAt(Deadline.IDLE, at(Deadline.IDLE), now, Math.min(next, at(Deadline.IDLE)));
-        }
+    /** Idle while the server stops: closes once no output waits (else "idle" names the timeout). */
+    private Deadline drainDue(boolean waiting, long now) {
         long drain = at(Deadline.DRAIN_IDLE);
         if (drain - now <= 0) {
             return waiting ? Deadline.IDLE : Deadline.DRAIN_IDLE;

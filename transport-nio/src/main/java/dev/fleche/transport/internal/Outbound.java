@@ -40,7 +40,6 @@ final class Outbound {
     private boolean channelHolding;
 
     // the response in flight
-    private boolean continueSent;
     private boolean streamBody;
     private boolean streamChunked;
     private boolean streamCloses;
@@ -55,7 +54,6 @@ final class Outbound {
 
     /** A new exchange starts: forgets the previous response's framing. */
     void newExchange() {
-        continueSent = false;
         streamBody = false;
         streamChunked = false;
         streamCloses = false;
@@ -122,18 +120,9 @@ final class Outbound {
         streamCloses = true;
     }
 
-    /** Frames {@code 100 Continue} once per exchange; returns false when already sent. */
-    boolean sendContinue() {
-        if (continueSent) {
-            return false;
-        }
-        continueSent = true;
+    /** Frames {@code 100 Continue} (the connection asks once per exchange). */
+    void sendContinue() {
         stage().put(ResponseEncoder.CONTINUE);
-        return true;
-    }
-
-    boolean continueSent() {
-        return continueSent;
     }
 
     /** Where the staged bytes end now; a failed head is cut back to it with {@link #truncate}. */

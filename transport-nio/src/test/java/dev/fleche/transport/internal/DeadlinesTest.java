@@ -152,14 +152,14 @@ class DeadlinesTest {
         deadlines.restart(T0);
         deadlines.drain(T0 + 5 * MS);
         assertEquals(T0 + 5 * MS + Deadline.DRAIN_IDLE_NANOS, deadlines.at(Deadline.DRAIN_IDLE));
-        edge(Deadline.IDLE, T0 + 5 * MS + Deadline.DRAIN_IDLE_NANOS, Deadline.DRAIN_IDLE);
+        edge(Deadline.DRAIN_IDLE, T0 + 5 * MS + Deadline.DRAIN_IDLE_NANOS, Deadline.DRAIN_IDLE);
     }
 
     @Test
     void whileStoppingTheDrainPeriodCountsFromTheLastActivityWhenLater() {
         deadlines.drain(T0);
         deadlines.restart(T0 + 9 * MS);
-        edge(Deadline.IDLE, T0 + 9 * MS + Deadline.DRAIN_IDLE_NANOS, Deadline.DRAIN_IDLE);
+        edge(Deadline.DRAIN_IDLE, T0 + 9 * MS + Deadline.DRAIN_IDLE_NANOS, Deadline.DRAIN_IDLE);
     }
 
     @Test
@@ -167,7 +167,7 @@ class DeadlinesTest {
         deadlines.drain(T0);
         in.waiting = true;
         in.progress = T0 + Deadline.DRAIN_IDLE_NANOS;
-        assertSame(Deadline.IDLE, deadlines.due(Deadline.IDLE, in, T0 + Deadline.DRAIN_IDLE_NANOS));
+        assertSame(Deadline.IDLE, deadlines.due(Deadline.DRAIN_IDLE, in, T0 + Deadline.DRAIN_IDLE_NANOS));
     }
 
     @Test
