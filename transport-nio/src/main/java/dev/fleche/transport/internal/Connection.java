@@ -506,12 +506,7 @@ final class Connection extends TimerNode
             startRequestRate();
             return;
         }
-        BodyInput input = new BodyInput(this, started.stream(), started::bodyOverLimit, options.inboundWindowBytes(),
-                head.expectContinue());
-        ChunkedDecoder chunked = head.chunked() ? new ChunkedDecoder(options.maxRequestLineBytes(),
-                options.maxHeaderBytes(), options.maxHeaderCount()) : null;
-        body.stream(input, chunked, length, options.bodyLimit());
-        started.bodyStreaming(input);
+        streamBody(started, body);
         if (head.expectContinue()) {
             moveTo(State.EXPECTING_CONTINUE); // the body rate starts once 100 Continue is sent
         } else {
@@ -519,6 +514,18 @@ final class Connection extends TimerNode
             startRequestRate();
         }
         dispatch(started);
+    }
+
+    /** The body of {@code ex} goes to its handler as it arrives, through a {@link BodyInput}. */
+    private void streamBody(Exchange ex, RequestBody body) {
+        ServerOptions options = reactor.options;
+        RequestHead head = ex.head();
+        BodyInput input = new BodyInput(this, ex.stream(), ex::bodyOverLimit, options.inboundWindowBytes(),
+                head.expectContinue());
+        ChunkedDecoder chunked = head.chunked() ? new ChunkedDecoder(options.maxRequestLineBytes(),
+                options.maxHeaderBytes(), options.maxHeaderCount()) : null;
+        body.stream(input, chunked, head.contentLength(), options.bodyLimit());
+        ex.bodyStreaming(input);
     }
 
     private int readBody(byte[] bytes, int offset, int end) throws RequestException {
@@ -971,12 +978,7 @@ final class Connection extends TimerNode
             return;
         }
         if (written > 0) {
-            telemetry.written(written);
-            RateWindow.add(outbound.rate(), written); // written > 0: the response side is there
-            Exchange current = exchange;
-            if (current != null) {
-                current.outboundWritten();
-            }
+            written(written);
         }
         if (state == State.HANDSHAKING) {
             updateInterest(); // the channel may still wait to write its flight
@@ -998,6 +1000,16 @@ final class Connection extends TimerNode
             releaseIdleOutbound();
         }
         updateInterest();
+    }
+
+    /** {@code n} response bytes left: counted, against the response rate, and a blocked writer may go on. */
+    private void written(long n) {
+        telemetry.written(n);
+        RateWindow.add(outbound.rate(), n); // bytes left: the response side is there
+        Exchange current = exchange;
+        if (current != null) {
+            current.outboundWritten();
+        }
     }
 
     /** The response side, taken when something is to be framed. */
