@@ -13,12 +13,13 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
 
 /**
  * The transport's {@link HttpExchange}: the request head, the body stream as the connection delivers it, and the
@@ -54,16 +55,23 @@ final class Exchange implements HttpExchange {
             return length == 0 ? 0 : -1;
         }
     };
-    private static final AtomicReferenceFieldUpdater<Exchange, Claim> CLAIM =
-            AtomicReferenceFieldUpdater.newUpdater(Exchange.class, Claim.class, "claim");
+    private static final VarHandle CLAIM;
+
+    static {
+        try {
+            CLAIM = MethodHandles.lookup().findVarHandle(Exchange.class, "claim", Claim.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     private final ConnectionDoor door;
     /** This exchange's number on its connection, by which the door knows it. */
     private final int stream;
     private final RequestHead head;
     private final boolean isHead;
-    /** A field updater spares an object per request. */
-    private volatile Claim claim = Claim.OPEN;
+    /** Changed only by compare-and-set ({@link #CLAIM}: no object per request). */
+    private volatile Claim claim;
     // body, written by the reactor, read by any thread
     private volatile boolean bodyReceivedWhole;
     /** The size of the whole body once received (written before {@link #bodyReceivedWhole}). */
@@ -87,6 +95,7 @@ final class Exchange implements HttpExchange {
         this.door = door;
         this.stream = stream;
         this.head = head;
+        CLAIM.set(this, Claim.OPEN); // a plain write: the exchange reaches other threads through the reactor's queues
         this.isHead = "HEAD".equals(head.method());
         if (!head.hasBody()) {
             bodyReceivedWhole = true;
