@@ -30,7 +30,7 @@ final class BodyInput extends InputStream {
     private boolean paused;
     private boolean resumeRequested;
     private volatile boolean continueNeeded;
-    /** The most bytes the handler may read ({@link Exchange#expectBufferedBody()}); the bytes it has read. */
+    /** The most bytes the handler may read ({@code HttpExchange.expectBufferedBody()}); the bytes it has read. */
     private long readLimit = Long.MAX_VALUE;
     private long delivered;
 

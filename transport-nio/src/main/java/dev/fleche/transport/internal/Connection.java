@@ -557,18 +557,17 @@ final class Connection extends TimerNode
         switch (state) {
             case READING_BODY -> {
                 current.bodyReceived(body.takeAggregate(), null, body.received());
-                body.clear();
+                body.taken();
                 moveTo(State.DISPATCHED);
                 dispatch(current);
             }
             case EXPECTING_CONTINUE, STREAMING_BODY -> {
                 current.bodyReceived(null, body.trailers(), body.received());
-                body.endStream();
-                body.clear();
+                body.taken();
                 moveTo(State.DISPATCHED);
             }
             case DISCARDING_BODY -> {
-                body.clear();
+                body.taken();
                 finishExchange();
             }
             default -> throw new IllegalStateException("body complete in state " + state);
@@ -837,7 +836,7 @@ final class Connection extends TimerNode
                 if (close) {
                     closing(true);
                 } else {
-                    inbound.body().discard(reactor.options.maxDiscardBytes());
+                    inbound.body().responseSent(reactor.options.maxDiscardBytes());
                     moveTo(State.DISCARDING_BODY); // finishExchange() runs when the rest of the body is read
                     resumeReading();
                 }
