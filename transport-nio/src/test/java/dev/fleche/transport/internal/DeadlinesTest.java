@@ -7,8 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.fleche.transport.MinDataRate;
 import dev.fleche.transport.ServerOptions;
+import dev.fleche.transport.TlsOptions;
 import java.time.Duration;
 import java.util.EnumSet;
+import javax.net.ssl.SSLContext;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -76,6 +78,20 @@ class DeadlinesTest {
         for (Deadline deadline : Deadline.values()) {
             assertTrue(deadline == Deadline.HANDSHAKE || deadline.nanos(OPTIONS) > 0, deadline.name());
         }
+    }
+
+    @Test
+    void theHandshakeTimerFiresAtItsEdgeWhateverWaits() throws Exception {
+        long handshake = 10_000 * MS;
+        ServerOptions tls = OPTIONS.toBuilder().tls(TlsOptions.builder(SSLContext.getDefault())
+                .handshakeTimeout(Duration.ofNanos(handshake)).build()).build();
+        Deadlines handshaking = new Deadlines(tls, T0);
+        in.waiting = true; // the handshake's own flight waiting: only the handshake timer applies
+        in.progress = T0;
+        assertNull(handshaking.due(Deadline.HANDSHAKE, in, T0 + handshake - 1));
+        assertEquals(T0 + handshake, handshaking.next());
+        assertSame(Deadline.HANDSHAKE, handshaking.due(Deadline.HANDSHAKE, in, T0 + handshake));
+        assertSame(Deadline.HANDSHAKE, handshaking.due(Deadline.HANDSHAKE, in, T0 + handshake + 1));
     }
 
     @Test
