@@ -594,7 +594,7 @@ final class Connection extends TimerNode
         String reason = refusal.reason(reactor.options);
         ErrorRenderer.Body body = ResponseEncoder.renderError(reactor.options.errorRenderer(), refusal.status(), reason);
         HttpFields fields = new HttpFields(1).add("Content-Type", body.contentType());
-        respond(ex, refusal.status(), null, fields, body.bytes());
+        respondOnLoop(ex.stream(), refusal.status(), null, fields, body.bytes());
     }
 
     // ---------------------------------------------------------------- the door (ConnectionDoor): any thread
