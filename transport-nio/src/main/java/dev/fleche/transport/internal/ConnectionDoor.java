@@ -10,8 +10,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The one way up from an exchange (and its response and body streams) to the connection that carries it. Every
- * method may be called from any thread: the door owns the hop onto the connection's loop, so nothing below it
- * checks which thread it is on. An exchange is named by its {@code stream}, its number on the connection (HTTP/1.1:
+ * method but {@link #departureWatched} (called from a task already on the loop) may be called from any thread: the
+ * door owns the hop onto the connection's loop, so nothing below it checks which thread it is on to reach it. An exchange is named by its {@code stream}, its number on the connection (HTTP/1.1:
  * the requests in order; HTTP/2 would use the stream id): the connection ignores what a finished stream asks.
  *
  * <p>What the connection does with a request is its own: HTTP/1.1 framing, keep-alive and pipelining are behind this
