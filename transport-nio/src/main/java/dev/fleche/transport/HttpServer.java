@@ -2,6 +2,7 @@ package dev.fleche.transport;
 
 import dev.fleche.transport.internal.Acceptor;
 import dev.fleche.transport.internal.HandshakeTasks;
+import dev.fleche.transport.internal.Http1Connections;
 import dev.fleche.transport.internal.MetricsSnapshot;
 import dev.fleche.transport.internal.Reactor;
 import dev.fleche.transport.internal.accesslog.AccessLogWriter;
@@ -82,7 +83,7 @@ public final class HttpServer implements AutoCloseable {
                     : AccessLogWriter.start(options.accessLog(), "fleche-access-log-" + port);
             Reactor[] loops = new Reactor[options.reactors()];
             for (int i = 0; i < loops.length; i++) {
-                loops[i] = new Reactor(options, handler, open, handshakeTasks, accessLog);
+                loops[i] = new Reactor(options, handler, open, handshakeTasks, accessLog, Http1Connections.factory());
             }
             for (int i = 0; i < loops.length; i++) {
                 loops[i].start("fleche-reactor-" + port + "-" + i);

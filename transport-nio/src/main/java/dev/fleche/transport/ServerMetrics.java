@@ -1,6 +1,6 @@
 package dev.fleche.transport;
 
-import dev.fleche.transport.internal.MetricsSnapshot;
+import dev.fleche.transport.internal.RefusalRules;
 
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -68,7 +68,7 @@ public record ServerMetrics(
      * the transport's own. For binding one counter per rule up front.
      */
     public static List<String> refusalRules() {
-        return MetricsSnapshot.refusalRules();
+        return RefusalRules.names();
     }
 
     /** Refusals by {@code rule} (a rule name as in {@link #refusalsByRule()}); 0 when it refused nothing. */

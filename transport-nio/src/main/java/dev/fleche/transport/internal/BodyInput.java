@@ -3,6 +3,7 @@ package dev.fleche.transport.internal;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayDeque;
+import java.util.function.LongConsumer;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -11,10 +12,13 @@ import java.util.concurrent.locks.ReentrantLock;
  * blocks in {@link #read} until bytes, the end, or a failure arrive. When more than the inbound window is
  * queued the reactor stops reading the socket; the reader asks it to resume once it has taken half of it.
  * The first read sends {@code 100 Continue} when the client asked for it. Locks, not {@code synchronized}, so
- * virtual threads never pin while they wait.
+ * virtual threads never pin while they wait. It reaches its connection only through the {@link ConnectionDoor}.
  */
 final class BodyInput extends InputStream {
-    private final Exchange exchange;
+    private final ConnectionDoor door;
+    private final int stream;
+    /** Claims the response for the transport's 413 and has the connection write it (the exchange's). */
+    private final LongConsumer claimOverLimit;
     private final int window;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
@@ -26,12 +30,14 @@ final class BodyInput extends InputStream {
     private boolean paused;
     private boolean resumeRequested;
     private volatile boolean continueNeeded;
-    /** The most bytes the handler may read ({@link Exchange#expectBufferedBody()}); the bytes it has read. */
+    /** The most bytes the handler may read ({@code HttpExchange.expectBufferedBody()}); the bytes it has read. */
     private long readLimit = Long.MAX_VALUE;
     private long delivered;
 
-    BodyInput(Exchange exchange, int window, boolean expectContinue) {
-        this.exchange = exchange;
+    BodyInput(ConnectionDoor door, int stream, LongConsumer overLimit, int window, boolean expectContinue) {
+        this.door = door;
+        this.stream = stream;
+        this.claimOverLimit = overLimit;
         this.window = window;
         this.continueNeeded = expectContinue;
     }
@@ -60,7 +66,7 @@ final class BodyInput extends InputStream {
     }
 
     /** Reactor, running a resume the reader asked for: whether no pause has happened since. */
-    private boolean resumeStillWanted() {
+    boolean resumeStillWanted() {
         lock.lock();
         try {
             return !paused;
@@ -150,7 +156,7 @@ final class BodyInput extends InputStream {
             }
             if (chunks.isEmpty()) {
                 if (overLimit) {
-                    exchange.bodyOverLimit(readLimit);
+                    claimOverLimit.accept(readLimit);
                 }
                 if (failure instanceof dev.fleche.transport.RequestBodyException) {
                     throw failure; // the client's: no stack trace of ours to add
@@ -171,18 +177,14 @@ final class BodyInput extends InputStream {
             lock.unlock();
         }
         if (resume) {
-            exchange.execute(() -> {
-                if (resumeStillWanted()) {
-                    exchange.connection.resumeReading();
-                }
-            });
+            door.readerCaughtUp(stream);
         }
         return taken;
     }
 
     private void awaitData() throws IOException {
         while (chunks.isEmpty() && !ended && failure == null) {
-            if (exchange.inReactor()) {
+            if (door.inLoop()) {
                 throw new IllegalStateException("request body not fully received; a reactor thread cannot block");
             }
             try {
@@ -214,7 +216,7 @@ final class BodyInput extends InputStream {
     private void requestContinue() {
         if (continueNeeded) {
             continueNeeded = false;
-            exchange.execute(() -> exchange.connection.sendContinue(exchange));
+            door.sendContinue(stream);
         }
     }
 

@@ -1,8 +1,10 @@
 package dev.fleche.transport.internal;
 
+import dev.fleche.transport.ErrorRenderer;
 import dev.fleche.transport.HttpFields;
 import dev.fleche.transport.RequestBodyException;
 import dev.fleche.transport.ServerOptions;
+import dev.fleche.transport.Timeout;
 import dev.fleche.transport.TlsInfo;
 import dev.fleche.transport.http1.ChunkedDecoder;
 import dev.fleche.transport.http1.ProtocolRule;
@@ -10,73 +12,99 @@ import dev.fleche.transport.http1.RequestException;
 import dev.fleche.transport.http1.RequestHead;
 
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
+import java.util.concurrent.atomic.AtomicLong;
 import javax.net.ssl.SSLException;
 
 /**
- * One client connection, owned by one {@link Reactor}: the lifecycle of the connection as one {@link State}, and
- * the decisions that depend on it (what to do with bytes read, when a timeout fires, after a response, on an
- * error). It composes its parts and calls down into them: the {@link ConnectionChannel} (bytes in and out, plain
- * or TLS), the {@link Inbound} part (kept bytes, head parser, body decoder), the {@link Outbound} part (framing,
- * staging, write queue). It is its own timer node: one deadline, whichever phase applies. Every method runs on
- * the reactor thread.
+ * One HTTP/1.1 client connection, owned by one {@link Reactor}: the spine. It holds the lifecycle as one
+ * {@link State} (and the small {@link Intake} axis) and makes every decision that depends on it: what to do with
+ * bytes read, which timer applies, after a response, on an error. Everything else is a part it owns, with its own
+ * state, that returns results and decides nothing: the {@link ConnectionChannel} (bytes in and out, plain or TLS;
+ * it tells the connection when its handshake is done), {@link Inbound} (kept bytes, head parser, body decoder),
+ * {@link Outbound} (framing, staging, write queue), {@link Deadlines} (which timer is due) and {@link Telemetry}
+ * (counters, events, access log). Exchanges talk back only through the {@link ConnectionDoor} it implements. It is
+ * its own timer node: one deadline, whichever applies. Every method runs on the reactor thread, except the door's,
+ * which hop onto it.
  *
  * <pre>
- *   HANDSHAKING (TLS only: the first handshake; handshake timeout) ─ done ─▶ IDLE
- *     └─ plain HTTP on the TLS port: raw 400 ─▶ CLOSING;  handshake failure or timeout ─▶ CLOSED
+ *   HANDSHAKING (TLS only; handshake timer) ─ handshake done (told by the channel) ─▶ IDLE
+ *     └─ plain HTTP on the TLS port: raw 400 ─▶ CLOSING_TO_LINGER;  handshake failure or timeout ─▶ CLOSED
  *
- *            ┌──────────────────────── response complete, keep-alive ───────────────────────┐
- *            ▼                                                                              │
- *        IDLE ─ bytes ─▶ READING_HEAD ─ head ─┬─ no body ──────────────────────▶ DISPATCHED ─┤
- *          │   (a whole head goes on at once)  ├─ small body ─▶ READING_BODY ─ body end ─▲     │
- *          │                                   └─ streamed ──▶ STREAMING_BODY ─ body end ┘     │
- *          │                                                     │ response complete      │
- *          │                                                     ▼                        │
- *          │                                               DISCARDING_BODY ─ body end ────┘
- *          │
- *     refusal, timeout, EOF (in DISPATCHED: a half-close, see {@link #onEof}), response with close (from any state above)
- *          ▼
- *       CLOSING ─ written ─▶ (client may still send) LINGERING ─ EOF, 2 s, 1 MiB ─▶ CLOSED
- *          └──── written, nothing more to read ────────────────────────────────────▶ CLOSED
+ *              ┌──────────────── response complete, keep-alive (DRAINING while the server stops) ────────────┐
+ *              ▼                                                                                             │
+ *   IDLE | DRAINING ─ bytes ─▶ READING_HEAD ─ head ─┬─ no body ────────────────────────────▶ DISPATCHED ─────┤
+ *     (a whole head goes on at once)                ├─ small body ─▶ READING_BODY ─ body end ───▲            │
+ *                                                   ├─ streamed ──▶ STREAMING_BODY ─ body end ──┤            │
+ *                                                   └─ Expect: 100-continue ─▶ EXPECTING_CONTINUE ─ body end ┘│
+ *                                                        └─ 100 Continue sent ─▶ STREAMING_BODY              │
+ *                                              STREAMING_BODY ─ response complete ─▶ DISCARDING_BODY ─ body end ┘
+ *
+ *   from any state above: the last response ─▶ CLOSING ─ written ─▶ CLOSED (LINGERING if a pipelined request was kept)
+ *                         a refusal, an unread body ─▶ CLOSING_TO_LINGER ─ written ─▶ LINGERING ─ EOF, 2 s, 1 MiB ─▶ CLOSED
+ *
+ *   Intake (reading, in the states that read):  OPEN ⇄ PAUSED (a slow handler's full window, a kept pipelined request)
+ *                                               OPEN ─ EOF in DISPATCHED: a half-close ─▶ ENDED (answer, then CLOSING)
  * </pre>
  *
- * Any state may go to CLOSED (an I/O error, an abort, a stop). Bytes of the next request that arrive while one is
- * in flight (pipelining) are kept by {@link Inbound}, bounded, and served once the state is IDLE again: responses
- * leave in request order. Bytes are served in one place, {@link #serve}, which loops while the state lets it
- * read; a response completed during that loop lets the loop go on, and one completed later (from a task) serves
- * the kept bytes itself — so serving never re-enters itself.
+ * Any state may go to CLOSED (an I/O error, an abort, a stop, a timeout without a response). Bytes of the next
+ * request that arrive while one is in flight (pipelining) are kept by {@link Inbound}, bounded, and served once the
+ * state is IDLE again: responses leave in request order. Bytes are served in one place, {@link #serve}, which loops
+ * while the state lets it read; a response completed during that loop lets the loop go on, and one completed later
+ * (from a task) serves the kept bytes itself — so serving never re-enters itself.
  */
-final class Connection extends TimerNode implements ConnectionChannel.Listener {
+final class Connection extends TimerNode
+        implements Reactor.Attachment, ConnectionChannel.Listener, Deadlines.Input, ConnectionDoor {
 
     /** The phases of the diagram above. */
     enum State {
         /** TLS: the first handshake is in progress; no application bytes yet: handshake timeout. */
-        HANDSHAKING,
+        HANDSHAKING(Deadline.HANDSHAKE),
         /** Waiting for a request (keep-alive): idle timeout. */
-        IDLE,
+        IDLE(Deadline.IDLE),
+        /** Waiting for a request while the server stops: closes soon unless one is already on its way. */
+        DRAINING(Deadline.DRAIN_IDLE),
         /** Part of a request head received: header timeout. */
-        READING_HEAD,
+        READING_HEAD(Deadline.HEADER),
         /** A small {@code Content-Length} body arriving before the handler is called: body timeout. */
-        READING_BODY,
-        /** The handler has the exchange and its body is still arriving: body timeout while reading. */
-        STREAMING_BODY,
+        READING_BODY(Deadline.BODY),
+        /**
+         * The handler has the exchange; the client asked for {@code Expect: 100-continue} and waits for it before it
+         * sends the body (it may send it anyway): body timeout, no body rate (the client waits for us).
+         */
+        EXPECTING_CONTINUE(Deadline.BODY),
+        /** The handler has the exchange and its body is still arriving: body timeout and rate while reading. */
+        STREAMING_BODY(Deadline.BODY),
         /** The handler has the exchange; no body bytes are expected: no timeout but the write stall. */
-        DISPATCHED,
+        DISPATCHED(null),
         /** The response is out; the unread rest of the body is read and dropped: body timeout. */
-        DISCARDING_BODY,
-        /** The last response (or a refusal) is queued; no more input is served: write stall. */
-        CLOSING,
+        DISCARDING_BODY(Deadline.BODY),
+        /**
+         * The last response (or a refusal) is queued; no more input is served: write stall. Once written, closes
+         * (lingers only when bytes of a pipelined request were kept).
+         */
+        CLOSING(null),
+        /** As CLOSING, but the client may still be sending (a refused request, an unread body): lingers once written. */
+        CLOSING_TO_LINGER(null),
         /** Our output is shut; the client's input is dropped until EOF or a limit (RFC 9112 9.6). */
-        LINGERING,
-        CLOSED;
+        LINGERING(Deadline.LINGER),
+        CLOSED(null);
+
+        /** This state's own deadline ({@link Deadlines}), or null; the output's apply in every state. */
+        final Deadline deadline;
 
         /**
          * The states {@link #allows} from this one, a bit per ordinal, so that a step is checked by one bit test;
          * set once, from {@link #allows}, when the enum is initialised.
          */
         private int successors;
+
+        State(Deadline deadline) {
+            this.deadline = deadline;
+        }
 
         static {
             for (State from : values()) {
@@ -101,49 +129,75 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
             if (next == CLOSED) {
                 return this != CLOSED;
             }
+            if (next == CLOSING || next == CLOSING_TO_LINGER) {
+                return reads() && this != LINGERING; // the last response, a refusal, a timeout, the client gone
+            }
             switch (this) {
                 case HANDSHAKING:
-                    return next == IDLE || next == CLOSING;
-                case IDLE:
-                    return next == READING_HEAD || next == READING_BODY || next == STREAMING_BODY
-                            || next == DISPATCHED || next == CLOSING;
+                    return next == IDLE;
+                case IDLE, DRAINING:
+                    return next == READING_HEAD || startsExchange(next) || (this == IDLE && next == DRAINING);
                 case READING_HEAD:
-                    return next == READING_BODY || next == STREAMING_BODY || next == DISPATCHED || next == CLOSING;
+                    return startsExchange(next);
                 case READING_BODY:
-                    return next == DISPATCHED || next == CLOSING;
+                    return next == DISPATCHED;
+                case EXPECTING_CONTINUE:
+                    return next == STREAMING_BODY || next == DISPATCHED;
                 case STREAMING_BODY:
-                    return next == DISPATCHED || next == DISCARDING_BODY || next == CLOSING;
+                    return next == DISPATCHED || next == DISCARDING_BODY;
                 case DISPATCHED, DISCARDING_BODY:
-                    return next == IDLE || next == CLOSING;
-                case CLOSING:
+                    return next == IDLE || next == DRAINING;
+                case CLOSING, CLOSING_TO_LINGER:
                     return next == LINGERING;
                 default:
                     return false; // LINGERING and CLOSED: only CLOSED, above
             }
         }
 
-        /** Whether the connection reads the socket in this state (unless flow control paused it). */
+        /** The steps a complete head takes: dispatched at once, or after its small body, or with its body streamed. */
+        private static boolean startsExchange(State next) {
+            return next == DISPATCHED || next == READING_BODY || next == STREAMING_BODY || next == EXPECTING_CONTINUE;
+        }
+
+        /** Whether the connection reads the socket in this state (unless its intake is paused or ended). */
         boolean reads() {
-            return this != CLOSING && this != CLOSED;
+            return this != CLOSING && this != CLOSING_TO_LINGER && this != CLOSED;
+        }
+
+        /** Whether the last response is queued and the connection closes once it is written. */
+        boolean closing() {
+            return this == CLOSING || this == CLOSING_TO_LINGER;
+        }
+
+        /** Whether no request is in flight and the next one may begin. */
+        boolean waitsForRequest() {
+            return this == IDLE || this == DRAINING;
         }
     }
 
     /**
-     * Graceful stop: how long a connection with no request in flight stays open for a request already on its way
-     * (answered with {@code Connection: close}) before it closes. Closing at once would lose a request the client
-     * sent just before it saw the close (RFC 9112 9.6); the stop's grace bounds it.
+     * The second, small axis: what the connection takes from the socket, in the states that read. Reading pauses
+     * while a slow handler has a full window of body, or a pipelined request waits for the one in flight; it ends for
+     * good when the client ends its stream after a whole request (a half-close: the requests received are answered,
+     * then the connection closes).
+     *
+     * <pre>
+     *   OPEN ⇄ PAUSED        OPEN ─ EOF after a whole request ─▶ ENDED
+     * </pre>
      */
-    static final long DRAIN_IDLE_NANOS = 1_000_000_000L;
-    /** Lingering close (RFC 9112 9.6): how long and how much unread input to discard after the last response. */
-    private static final long LINGER_NANOS = 2_000_000_000L;
+    enum Intake { OPEN, PAUSED, ENDED }
+
+    /** Lingering close (RFC 9112 9.6): how much unread input to discard after the last response. */
     private static final long LINGER_BYTES = 1024 * 1024;
 
     final Reactor reactor;
     final ConnectionChannel channel;
     final long id;
-    SelectionKey key;
+    private SelectionKey key;
     /** This connection's place in its reactor's list. */
-    int index = -1;
+    private int slot = -1;
+    /** The number the next exchange gets ({@link Exchange#stream()}). */
+    private int streams;
 
     private State state;
     private final Inbound inbound = new Inbound();
@@ -158,35 +212,29 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
     private Exchange exchange;
     /** The interest set on the selection key. */
     private int interest = SelectionKey.OP_READ;
-    /** Flow control: reading stopped until the handler takes body bytes or the exchange in flight ends. */
-    private boolean readPaused;
-    /** In CLOSING: whether the client may still be sending, so that the close lingers. */
-    private boolean lingerAfterFlush;
-    /**
-     * The client ended its stream after a whole request (a half-close): nothing more is read; the requests already
-     * received are answered, then the connection closes. Only ever set in DISPATCHED.
-     */
-    private boolean inputEnded;
+    /** What is read from the socket: paused by flow control, ended by a half-close. */
+    private Intake intake = Intake.OPEN;
     /** Whether {@link #serve} is on the stack: a response completed inside it leaves the rest of its bytes to it. */
     private boolean serving;
     /** In LINGERING: bytes read and dropped (the close comes at {@link #LINGER_BYTES}, far below 2 GiB). */
     private int lingerDiscarded;
     /**
-     * Where the current phase's timeout counts from: the first byte of the head in READING_HEAD, else the last
-     * activity (bytes read, an exchange started or ended, reading resumed).
+     * The timers: the current phase's counts from the first byte of the head in READING_HEAD, else the last activity
+     * (bytes read, an exchange started or ended, reading resumed).
      */
-    private long since;
+    private final Deadlines deadlines;
     volatile String closeReason;
-    /** The access-log part, or null when the server has no access log (the only cost then: a null check). */
-    private final ConnectionLog log;
+    /** Counters, events and the access log, told what happened; never null. */
+    private final Telemetry telemetry;
 
     Connection(Reactor reactor, SocketChannel socket, long id) throws IOException {
         this.reactor = reactor;
         this.id = id;
         this.channel = reactor.openChannel(socket, this);
         this.state = channel.isHandshaking() ? State.HANDSHAKING : State.IDLE;
-        this.since = reactor.now;
-        this.log = reactor.accessLog == null ? null : new ConnectionLog(reactor.accessLog, this);
+        this.deadlines = new Deadlines(reactor.options, reactor.now);
+        this.telemetry = reactor.accessLog == null ? new Telemetry(reactor, id)
+                : new LoggedTelemetry(reactor, id, channel);
     }
 
     private void moveTo(State next) {
@@ -198,22 +246,28 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
         return (SocketChannel) key.channel();
     }
 
-    void opened() {
-        if (reactor.events.on()) {
-            reactor.events.emit("open", id, "remote=" + socket().socket().getRemoteSocketAddress());
-        }
-        long timeout = state == State.HANDSHAKING ? handshakeTimeoutNanos() : reactor.options.idleTimeout().toNanos();
-        armTimer(since + timeout);
+    @Override
+    public int slot() {
+        return slot;
     }
 
-    private long handshakeTimeoutNanos() {
-        return reactor.options.tls().handshakeTimeout().toNanos();
+    @Override
+    public void slot(int value) {
+        slot = value;
+    }
+
+    @Override
+    public void opened(SelectionKey registered) {
+        key = registered;
+        telemetry.opened(socket());
+        armTimer(deadlines.at(state.deadline));
     }
 
     // ---------------------------------------------------------------- readiness
 
     /** The selector reported {@code ready}: writes what is queued, then reads. Closes on any failure. */
-    void onReady(SelectionKey ready) {
+    @Override
+    public void onReady(SelectionKey ready) {
         onReady(ready.isWritable(), ready.isReadable());
     }
 
@@ -231,14 +285,11 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
             if (readable && state != State.CLOSED) {
                 onReadable();
             }
-            if (state == State.HANDSHAKING) {
-                handshakeProgress();
-            }
             updateInterest();
         } catch (IOException e) {
             channelFailed(e, "io-error");
         } catch (RuntimeException e) {
-            Events.warn("connection-error", id, e);
+            telemetry.failed(e);
             close("internal-error");
         }
     }
@@ -252,10 +303,7 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
         do {
             buffer.clear();
             int kept = inbound.restore(buffer);
-            int n = channel.read(buffer);
-            if (state == State.HANDSHAKING) {
-                handshakeProgress(); // application bytes may come with the client's last handshake flight
-            }
+            int n = channel.read(buffer); // may end the handshake: application bytes may come with its last flight
             if (n < 0) {
                 if (kept > 0) {
                     inbound.keep(buffer.array(), 0, kept); // a pipelined request: still answered after a half-close
@@ -266,29 +314,26 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
             if (n == 0 && kept == 0) {
                 return;
             }
-            reactor.counters.bytesRead += n;
+            telemetry.read(n);
             if (state != State.READING_HEAD) {
-                since = reactor.now;
+                deadlines.restart(reactor.now);
             }
             serve(buffer.array(), 0, buffer.position());
-        } while (channel.hasBufferedInput() && state.reads() && !readPaused);
+        } while (channel.hasBufferedInput() && state.reads() && intake == Intake.OPEN);
     }
 
     // ---------------------------------------------------------------- TLS
 
-    /** In HANDSHAKING, after the channel read or wrote: once the handshake is done, wait for a request (IDLE). */
-    private void handshakeProgress() {
-        if (channel.isHandshaking() || channel.tlsInfo() == null) {
-            return; // still handshaking, or refusing plain HTTP (the read that found it threw)
+    /** The channel's first TLS handshake is done (told during a read or a write): wait for a request. */
+    @Override
+    public void handshakeDone() {
+        if (state != State.HANDSHAKING) {
+            return;
         }
         moveTo(State.IDLE);
-        since = reactor.now;
-        if (reactor.events.on()) {
-            TlsInfo tls = channel.tlsInfo();
-            reactor.events.emit("tls-handshake", id, "protocol=" + tls.protocol() + " cipher=" + tls.cipherSuite()
-                    + " sni=" + tls.sniHostName() + " clientCerts=" + tls.peerCertificates().size());
-        }
-        armTimer(since + reactor.options.idleTimeout().toNanos());
+        deadlines.restart(reactor.now);
+        telemetry.handshakeDone(channel.tlsInfo());
+        armTimer(deadlines.at(Deadline.IDLE));
     }
 
     /**
@@ -300,9 +345,7 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
         if (e instanceof PlaintextRequestException) {
             plaintextRefused();
         } else if (e instanceof SSLException) {
-            if (reactor.events.on()) {
-                reactor.events.emit("tls-error", id, "state=" + state + " message=\"" + e.getMessage() + "\"");
-            }
+            telemetry.tlsFailed(state, e.getMessage());
             close("tls-error");
         } else {
             close(reason);
@@ -310,15 +353,7 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
     }
 
     private void plaintextRefused() {
-        reactor.counters.protocolErrors++;
-        reactor.counters.refused(Refusal.PLAINTEXT_ON_TLS_PORT);
-        if (log != null) {
-            log.refusedRaw(Refusal.PLAINTEXT_ON_TLS_PORT.name(), Refusal.PLAINTEXT_ON_TLS_PORT.status());
-        }
-        if (reactor.events.on()) {
-            reactor.events.emit("reject", id,
-                    "status=400 reason=\"This port speaks HTTPS\" rule=PLAINTEXT_ON_TLS_PORT");
-        }
+        telemetry.plaintextRefused();
         if (state == State.CLOSED) {
             return;
         }
@@ -334,19 +369,17 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
      * The client ended its stream (TCP FIN, or TLS {@code close_notify}). With a whole request dispatched, that is
      * a half-close (RFC 9112 9.6 lets a client do it; curl and load balancers do): no more requests will come, but
      * the ones received are answered — the request in flight, then any pipelined after it — and the connection
-     * closes after the last answer ({@link #inputEnded}). In the middle of a head or a body, the client is gone.
+     * closes after the last answer (the intake has ENDED). In the middle of a head or a body, the client is gone.
      */
     private void onEof() {
         if (state == State.DISPATCHED) {
-            inputEnded = true;
+            intake = Intake.ENDED;
             Exchange current = exchange;
             if (current != null && current.watchesDeparture()) {
                 clientGone(); // someone waits to hear the client left (a long-poll): it must not wait for ever
                 return;
             }
-            if (reactor.events.on()) {
-                reactor.events.emit("half-close", id, null);
-            }
+            telemetry.halfClosed();
             return; // reading stops (updateInterest); finishExchange and serve close after the last answer
         }
         clientGone();
@@ -356,17 +389,16 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
      * {@code ex} began to watch for the client's departure ({@link HttpExchange#onDisconnect}): a half-close already
      * seen while it is in flight now counts as the client leaving, as it would have had the watch come first.
      */
-    void departureWatched(Exchange ex) {
-        if (inputEnded && ex == exchange && state == State.DISPATCHED) {
+    @Override
+    public void departureWatched(int stream) {
+        if (intake == Intake.ENDED && inFlight(stream) != null && state == State.DISPATCHED) {
             clientGone();
         }
     }
 
     /** The client left, or ended its stream in the middle of a request: fail the exchange, finish writing, close. */
     private void clientGone() {
-        if (reactor.events.on()) {
-            reactor.events.emit("disconnect", id, null);
-        }
+        telemetry.disconnected();
         Exchange current = exchange;
         if (current != null) {
             current.clientGone("client closed the connection");
@@ -391,8 +423,9 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
         try {
             while (at < end) {
                 switch (state) {
-                    case IDLE, READING_HEAD -> at = readHead(bytes, at, end);
-                    case READING_BODY, STREAMING_BODY, DISCARDING_BODY -> at = readBody(bytes, at, end);
+                    case IDLE, DRAINING, READING_HEAD -> at = readHead(bytes, at, end);
+                    case READING_BODY, EXPECTING_CONTINUE, STREAMING_BODY, DISCARDING_BODY ->
+                            at = readBody(bytes, at, end);
                     case DISPATCHED -> {
                         if (inbound.keep(bytes, at, end)) {
                             pauseReading(); // the exchange in flight must finish before we read further
@@ -400,7 +433,7 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
                         return;
                     }
                     default -> {
-                        return; // CLOSING, LINGERING, CLOSED: nothing more is served
+                        return; // closing, LINGERING, CLOSED: nothing more is served
                     }
                 }
             }
@@ -409,7 +442,7 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
         } finally {
             serving = false;
         }
-        if (inputEnded) {
+        if (intake == Intake.ENDED) {
             afterInputEnded();
         }
     }
@@ -420,45 +453,39 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
      */
     private void afterInputEnded() {
         switch (state) {
-            case IDLE -> {
+            case IDLE, DRAINING -> {
                 closing(false);
                 flushOutput(); // what is staged leaves now; closes once written
             }
-            case READING_HEAD, READING_BODY, STREAMING_BODY, DISCARDING_BODY -> clientGone();
+            case READING_HEAD, READING_BODY, EXPECTING_CONTINUE, STREAMING_BODY, DISCARDING_BODY -> clientGone();
             default -> { } // DISPATCHED: its answer comes later; CLOSING and after: already closing
         }
     }
 
     private int readHead(byte[] bytes, int offset, int end) throws RequestException {
-        if (log != null && state == State.IDLE) {
-            log.headBegins(reactor.now);
+        if (state.waitsForRequest()) {
+            telemetry.headBegins(reactor.now);
         }
         int at = inbound.parseHead(reactor, bytes, offset, end);
         RequestHead head = inbound.completedHead(reactor);
         if (head != null) {
             startExchange(head);
-        } else if (state == State.IDLE && inbound.headInProgress()) {
+        } else if (state.waitsForRequest() && inbound.headInProgress()) {
             moveTo(State.READING_HEAD);
-            since = reactor.now;
-            armTimer(since + reactor.options.headerTimeout().toNanos());
+            deadlines.restart(reactor.now);
+            armTimer(deadlines.at(Deadline.HEADER));
         }
         return at;
     }
 
     private void startExchange(RequestHead head) {
-        reactor.counters.requests++;
-        Exchange started = new Exchange(this, head);
+        Exchange started = new Exchange(this, ++streams, head);
         exchange = started;
         Outbound out = outbound;
         if (out != null) {
             out.newExchange(); // pipelined behind a response still being written
         }
-        if (log != null) {
-            started.logEntry = log.begin(head, framed());
-        }
-        if (reactor.events.on()) {
-            reactor.events.emit("request", id, "method=" + head.method() + " target=" + head.target());
-        }
+        started.logEntry = telemetry.requestStarted(head, outbound);
         if (!head.hasBody()) {
             moveTo(State.DISPATCHED);
             dispatch(started);
@@ -470,8 +497,8 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
             refuse(Refusal.BODY_TOO_LARGE);
             return;
         }
-        since = reactor.now;
-        armTimer(since + options.bodyTimeout().toNanos());
+        deadlines.restart(reactor.now);
+        armTimer(deadlines.at(Deadline.BODY));
         RequestBody body = inbound.body();
         if (!head.chunked() && length <= options.bodyAggregationBytes() && !head.expectContinue()) {
             body.aggregate((int) length);
@@ -479,24 +506,32 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
             startRequestRate();
             return;
         }
-        BodyInput input = new BodyInput(started, options.inboundWindowBytes(), head.expectContinue());
-        ChunkedDecoder chunked = head.chunked() ? new ChunkedDecoder(options.maxRequestLineBytes(),
-                options.maxHeaderBytes(), options.maxHeaderCount()) : null;
-        body.stream(input, chunked, length, options.bodyLimit());
-        started.bodyStreaming(input);
-        moveTo(State.STREAMING_BODY);
-        if (!head.expectContinue()) {
-            startRequestRate(); // else once 100 Continue is sent: until then the client waits for us
+        streamBody(started, body);
+        if (head.expectContinue()) {
+            moveTo(State.EXPECTING_CONTINUE); // the body rate starts once 100 Continue is sent
+        } else {
+            moveTo(State.STREAMING_BODY);
+            startRequestRate();
         }
         dispatch(started);
+    }
+
+    /** The body of {@code ex} goes to its handler as it arrives, through a {@link BodyInput}. */
+    private void streamBody(Exchange ex, RequestBody body) {
+        ServerOptions options = reactor.options;
+        RequestHead head = ex.head();
+        BodyInput input = new BodyInput(this, ex.stream(), ex::bodyOverLimit, options.inboundWindowBytes(),
+                head.expectContinue());
+        ChunkedDecoder chunked = head.chunked() ? new ChunkedDecoder(options.maxRequestLineBytes(),
+                options.maxHeaderBytes(), options.maxHeaderCount()) : null;
+        body.stream(input, chunked, head.contentLength(), options.bodyLimit());
+        ex.bodyStreaming(input);
     }
 
     private int readBody(byte[] bytes, int offset, int end) throws RequestException {
         RequestBody body = inbound.body();
         int at = body.feed(bytes, offset, end);
-        if (log != null) {
-            log.bodyBytes(at - offset);
-        }
+        telemetry.bodyBytes(at - offset);
         RateWindow.add(body.rate(), at - offset);
         if (body.takeWindowFull()) {
             pauseReading();
@@ -522,18 +557,17 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
         switch (state) {
             case READING_BODY -> {
                 current.bodyReceived(body.takeAggregate(), null, body.received());
-                body.clear();
+                body.taken();
                 moveTo(State.DISPATCHED);
                 dispatch(current);
             }
-            case STREAMING_BODY -> {
+            case EXPECTING_CONTINUE, STREAMING_BODY -> {
                 current.bodyReceived(null, body.trailers(), body.received());
-                body.endStream();
-                body.clear();
+                body.taken();
                 moveTo(State.DISPATCHED);
             }
             case DISCARDING_BODY -> {
-                body.clear();
+                body.taken();
                 finishExchange();
             }
             default -> throw new IllegalStateException("body complete in state " + state);
@@ -545,51 +579,198 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
         try {
             reactor.handler.handle(ex);
         } catch (Throwable t) {
-            reactor.counters.handlerErrors++;
-            Events.warn("handler-error", id, t);
-            ex.failFromTransport(Refusal.HANDLER_FAILED);
+            telemetry.handlerFailed(t);
+            handlerFailed(ex);
         }
+    }
+
+    /** The handler threw: answers {@code 500} when nothing was started, else closes the connection. */
+    private void handlerFailed(Exchange ex) {
+        if (!ex.claimResponse()) {
+            close("handler-error");
+            return;
+        }
+        Refusal refusal = Refusal.HANDLER_FAILED;
+        String reason = refusal.reason(reactor.options);
+        ErrorRenderer.Body body = ResponseEncoder.renderError(reactor.options.errorRenderer(), refusal.status(), reason);
+        HttpFields fields = new HttpFields(1).add("Content-Type", body.contentType());
+        respondOnLoop(ex.stream(), refusal.status(), null, fields, body.bytes());
+    }
+
+    // ---------------------------------------------------------------- the door (ConnectionDoor): any thread
+
+    @Override
+    public long connectionId() {
+        return id;
+    }
+
+    @Override
+    public ServerOptions options() {
+        return reactor.options;
+    }
+
+    @Override
+    public TlsInfo tls() {
+        return channel.tlsInfo();
+    }
+
+    @Override
+    public InetSocketAddress remoteAddress() {
+        return (InetSocketAddress) socket().socket().getRemoteSocketAddress();
+    }
+
+    @Override
+    public InetSocketAddress localAddress() {
+        return (InetSocketAddress) socket().socket().getLocalSocketAddress();
+    }
+
+    @Override
+    public String closeReason() {
+        return closeReason;
+    }
+
+    @Override
+    public boolean inLoop() {
+        return reactor.inLoop();
+    }
+
+    @Override
+    public void execute(Runnable task) {
+        reactor.execute(task);
+    }
+
+    @Override
+    public Timeout schedule(Runnable task, long delayNanos) {
+        ScheduledTask scheduled = new ScheduledTask(reactor, task);
+        if (reactor.inLoop()) {
+            scheduled.arm(reactor.now + delayNanos);
+        } else {
+            long at = reactor.options.nanoClock().getAsLong() + delayNanos;
+            reactor.execute(() -> scheduled.arm(at));
+        }
+        return scheduled;
+    }
+
+    /** The hop: at once on the loop (no task object: a reactor-answered GET allocates none), else queued. */
+    @Override
+    public void respond(int stream, int status, String reason, HttpFields fields, byte[] body) {
+        if (reactor.inLoop()) {
+            respondOnLoop(stream, status, reason, fields, body);
+        } else {
+            reactor.execute(() -> respondOnLoop(stream, status, reason, fields, body));
+        }
+    }
+
+    private void respondOnLoop(int stream, int status, String reason, HttpFields fields, byte[] body) {
+        Exchange ex = writable(stream);
+        if (ex != null) {
+            respond(ex, status, reason, fields, body);
+        }
+    }
+
+    @Override
+    public void streamPart(int stream, ResponseHead head, byte[] data, int length, boolean last,
+            AtomicLong handedOver) {
+        if (reactor.inLoop()) {
+            streamPartOnLoop(stream, head, data, length, last, handedOver);
+        } else {
+            reactor.execute(() -> streamPartOnLoop(stream, head, data, length, last, handedOver));
+        }
+    }
+
+    private void streamPartOnLoop(int stream, ResponseHead head, byte[] data, int length, boolean last,
+            AtomicLong handedOver) {
+        handedOver.addAndGet(-length);
+        Exchange ex = writable(stream);
+        if (ex != null) {
+            streamPart(ex, head, data, length, last);
+        }
+    }
+
+    @Override
+    public void sendContinue(int stream) {
+        reactor.execute(() -> {
+            Exchange ex = writable(stream);
+            if (ex != null) {
+                sendContinue(ex);
+            }
+        });
+    }
+
+    @Override
+    public void readerCaughtUp(int stream) {
+        reactor.execute(() -> {
+            Exchange ex = inFlight(stream);
+            BodyInput input = ex == null ? null : ex.bodyInput();
+            if (input != null && input.resumeStillWanted()) {
+                resumeReading();
+            }
+        });
+    }
+
+    @Override
+    public void limitBody(int stream, long limit) {
+        reactor.execute(() -> {
+            Exchange ex = inFlight(stream);
+            if (ex != null) { // else over already
+                limitBody(ex, limit);
+            }
+        });
+    }
+
+    @Override
+    public void refuseClaimed(int stream, long limit) {
+        reactor.execute(() -> refuseClaimed(inFlight(stream), limit));
+    }
+
+    @Override
+    public void abort(int stream) {
+        reactor.execute(() -> {
+            Exchange ex = inFlight(stream);
+            abort(ex == null || ex.isResponseWritten()); // an exchange no longer in flight was answered
+        });
     }
 
     // ---------------------------------------------------------------- responses (from the exchange, on the reactor)
 
-    /** Whether a response part of {@code ex} may still be written. */
-    private boolean writable(Exchange ex) {
-        return ex == exchange && state != State.LINGERING && state != State.CLOSED;
+    /** The exchange in flight when it is {@code stream}, else null (that stream is over). */
+    private Exchange inFlight(int stream) {
+        Exchange current = exchange;
+        return current != null && current.stream() == stream ? current : null;
+    }
+
+    /** The exchange {@code stream} when a response part of it may still be written, else null. */
+    private Exchange writable(int stream) {
+        return state != State.LINGERING && state != State.CLOSED ? inFlight(stream) : null;
     }
 
     /** Writes a complete response of {@code ex}. */
-    void respond(Exchange ex, int status, String reason, HttpFields fields, byte[] body) {
-        if (!writable(ex)) {
-            return;
-        }
+    private void respond(Exchange ex, int status, String reason, HttpFields fields, byte[] body) {
         boolean close = closesAfter(ex);
         int mark = out().mark();
         try {
-            out().whole(ex, status, reason, fields, body, close);
+            out().whole(ex.head(), status, reason, fields, body, close);
         } catch (IllegalArgumentException e) {
             invalidResponseHead(ex, mark, e);
             return;
         }
-        responded(status);
+        telemetry.responded(status);
         responseComplete(ex, close);
     }
 
     /** Writes the next part of a streamed response of {@code ex}; {@code head} is non-null on the first part. */
-    void streamPart(Exchange ex, ResponseOutput.Head head, byte[] data, int length, boolean last) {
-        if (!writable(ex)) {
-            return;
-        }
+    private void streamPart(Exchange ex, ResponseHead head, byte[] data, int length, boolean last) {
         if (head != null) {
-            boolean close = closesAfter(ex) || (head.chunked() && ex.isHttp10()); // HTTP/1.0: the close ends it
+            // HTTP/1.0 has no chunked coding: the close ends the body
+            boolean close = closesAfter(ex) || (head.chunked() && ex.head().minorVersion() == 0);
             int mark = out().mark();
             try {
-                out().streamHead(ex, head, close);
+                out().streamHead(ex.head(), head, close);
             } catch (IllegalArgumentException e) {
                 invalidResponseHead(ex, mark, e); // later parts find no body to frame: dropped
                 return;
             }
-            responded(head.status());
+            telemetry.responded(head.status());
         }
         Outbound out = out();
         out.streamData(data, length);
@@ -601,9 +782,13 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
     }
 
     /** Sends {@code 100 Continue} for {@code ex} unless a final response was started. */
-    void sendContinue(Exchange ex) {
-        if (writable(ex) && state != State.CLOSING && !ex.isResponseStarted() && out().sendContinue()
-                && state == State.STREAMING_BODY) {
+    private void sendContinue(Exchange ex) {
+        if (state.closing() || ex.isResponseStarted()) {
+            return;
+        }
+        out().sendContinue();
+        if (state == State.EXPECTING_CONTINUE) {
+            moveTo(State.STREAMING_BODY);
             startRequestRate(); // from now on the client owes the body
         }
     }
@@ -614,52 +799,31 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
      * response) stay.
      */
     private void invalidResponseHead(Exchange ex, int mark, IllegalArgumentException e) {
-        Events.warn("handler-error", id, e);
-        reactor.counters.handlerErrors++;
+        telemetry.handlerFailed(e);
         Outbound out = out();
         out.truncate(mark);
         Refusal refusal = Refusal.INVALID_RESPONSE_HEAD;
-        if (log != null) {
-            log.refused(refusal.name(), refusal.status(), framed());
-        }
+        telemetry.refusalFraming(refusal.name(), refusal.status(), out);
         out.refusal(refusal.status(), refusal.reason(reactor.options));
-        responded(refusal.status());
+        telemetry.responded(refusal.status());
         responseComplete(ex, true);
     }
 
-    /** A final response head with {@code status} was framed: counted by class, and noted for the access log. */
-    private void responded(int status) {
-        reactor.counters.responded(status);
-        if (log != null) {
-            log.status(status);
-        }
-    }
-
-    /** Response bytes framed on this connection so far (written, queued or staged); for the access log. */
-    private long framed() {
-        Outbound out = outbound;
-        return log.writtenBytes() + (out == null ? 0 : out.queuedBytes() + out.stagedBytes());
-    }
-
     private boolean closesAfter(Exchange ex) {
-        if (ex.closeRequested() || reactor.isDraining() || state == State.CLOSING) {
+        if (!ex.head().keepAlive() || reactor.isDraining() || state.closing()) {
             return true;
         }
-        if (state != State.STREAMING_BODY) {
-            return false;
-        }
         // The rest of the body is read and dropped to keep the connection only when it is sure to come and small.
-        if (ex.expectsContinue() && (outbound == null || !outbound.continueSent())) {
-            return true; // the client may not send it at all
-        }
-        return !inbound.body().fits(reactor.options.maxDiscardBytes());
+        return switch (state) {
+            case EXPECTING_CONTINUE -> true; // the client may not send it at all
+            case STREAMING_BODY -> !inbound.body().fits(reactor.options.maxDiscardBytes());
+            default -> false;
+        };
     }
 
     private void responseComplete(Exchange ex, boolean close) {
         ex.responseWritten();
-        if (log != null) {
-            log.responseFramed(framed());
-        }
+        telemetry.responseFramed(outbound);
         switch (state) {
             case DISPATCHED -> {
                 if (close) {
@@ -668,16 +832,16 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
                     finishExchange();
                 }
             }
-            case STREAMING_BODY -> {
+            case EXPECTING_CONTINUE, STREAMING_BODY -> {
                 if (close) {
                     closing(true);
                 } else {
-                    inbound.body().discard(reactor.options.maxDiscardBytes());
+                    inbound.body().responseSent(reactor.options.maxDiscardBytes());
                     moveTo(State.DISCARDING_BODY); // finishExchange() runs when the rest of the body is read
                     resumeReading();
                 }
             }
-            case CLOSING -> { } // already closing
+            case CLOSING, CLOSING_TO_LINGER -> { } // already closing
             default -> throw new IllegalStateException("response complete in state " + state);
         }
     }
@@ -686,28 +850,29 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
     private void finishExchange() {
         inbound.stopBodyRate();
         exchange = null;
-        reactor.counters.exchangesEnded++;
-        moveTo(State.IDLE);
-        since = reactor.now;
+        telemetry.exchangeEnded();
+        deadlines.restart(reactor.now);
         if (reactor.isDraining()) {
-            armTimer(drainIdleDeadline()); // a response whose head went out before the stop began: close soon
+            moveTo(State.DRAINING); // a response whose head went out before the stop began: close soon
+            armTimer(deadlines.at(Deadline.DRAIN_IDLE));
+        } else {
+            moveTo(State.IDLE);
         }
         resumeReading();
         if (inbound.hasLeftover()) {
             // Kept bytes mean that no serve() is on the stack (it holds them while it runs): serve them now.
             byte[] kept = inbound.takeLeftover();
             serve(kept, 0, kept.length);
-        } else if (inputEnded && !serving) {
+        } else if (intake == Intake.ENDED && !serving) {
             afterInputEnded(); // inside serve(), bytes of a next request may still be in its hands: it decides
         }
     }
 
     /** Moves to CLOSING: nothing more is read or served; closes (or lingers) once the output is written. */
     private void closing(boolean clientMaySend) {
-        if (state != State.CLOSING) {
-            moveTo(State.CLOSING);
+        if (!state.closing()) {
+            moveTo(clientMaySend ? State.CLOSING_TO_LINGER : State.CLOSING);
         }
-        lingerAfterFlush = clientMaySend;
         updateInterest();
     }
 
@@ -715,19 +880,15 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
 
     /** The one refusal path: answers the rule's status (when a response can still be sent) and closes after it. */
     void refuse(ProtocolRule rule) {
-        reactor.counters.protocolErrors++;
-        reactor.counters.refused(rule);
+        telemetry.refused(rule);
         refuse(rule.status(), rule.reason(), rule.name());
     }
 
     void refuse(Refusal refusal) {
-        reactor.counters.refused(refusal);
+        telemetry.refused(refusal);
         if (refusal.status() == 0) {
             close(refusal == Refusal.DISCARD_LIMIT ? "discard-limit" : "refused");
             return;
-        }
-        if (refusal == Refusal.BODY_TOO_LARGE) {
-            reactor.counters.protocolErrors++;
         }
         refuse(refusal.status(), refusal.reason(reactor.options), refusal.name());
     }
@@ -736,12 +897,9 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
      * The handler of {@code ex} said it buffers the body ({@link Exchange#expectBufferedBody()}): its body gets the
      * tighter {@code limit}, and is refused now when what is known of it already goes beyond.
      */
-    void limitBody(Exchange ex, long limit) {
-        if (ex != exchange) {
-            return; // over already
-        }
+    private void limitBody(Exchange ex, long limit) {
         switch (state) {
-            case STREAMING_BODY -> {
+            case EXPECTING_CONTINUE, STREAMING_BODY -> {
                 RequestBody body = inbound.body();
                 body.lower(limit);
                 if (!body.fits(limit)) {
@@ -758,16 +916,15 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
     }
 
     /** {@code ex}'s body is over {@code limit}, and its handler's thread has claimed the response for this 413. */
-    void refuseClaimed(Exchange ex, long limit) {
-        if (ex != exchange || state == State.CLOSING || state == State.LINGERING || state == State.CLOSED) {
+    private void refuseClaimed(Exchange ex, long limit) {
+        if (ex == null || state.closing() || state == State.LINGERING || state == State.CLOSED) {
             return; // refused already (the reactor found the body over the limit first), or closed
         }
         refuseTooLarge(limit, true);
     }
 
     private void refuseTooLarge(long limit, boolean claimed) {
-        reactor.counters.refused(Refusal.BODY_TOO_LARGE);
-        reactor.counters.protocolErrors++;
+        telemetry.refused(Refusal.BODY_TOO_LARGE);
         refuse(Refusal.BODY_TOO_LARGE.status(), Refusal.tooLarge(limit), Refusal.BODY_TOO_LARGE.name(), claimed);
     }
 
@@ -777,10 +934,8 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
 
     /** {@code claimed}: the exchange's response was claimed for this refusal already. */
     private void refuse(int status, String reason, String rule, boolean claimed) {
-        if (reactor.events.on()) {
-            reactor.events.emit("reject", id, "status=" + status + " reason=\"" + reason + "\" rule=" + rule);
-        }
-        if (state == State.CLOSING || state == State.LINGERING || state == State.CLOSED) {
+        telemetry.rejected(status, reason, rule);
+        if (state.closing() || state == State.LINGERING || state == State.CLOSED) {
             close("reject");
             return;
         }
@@ -795,21 +950,18 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
                 return;
             }
         }
-        if (log != null) {
-            log.refused(rule, status, framed());
-        }
+        telemetry.refusalFraming(rule, status, outbound);
         out().refusal(status, reason);
-        responded(status);
-        if (log != null) {
-            log.responseFramed(framed());
-        }
+        telemetry.responded(status);
+        telemetry.responseFramed(outbound);
         closing(true);
     }
 
     // ---------------------------------------------------------------- output
 
     /** Writes what is staged and queued; at the end of CLOSING, closes or lingers. Reactor: after each unit of work. */
-    void flushOutput() {
+    @Override
+    public void flushOutput() {
         if (state == State.CLOSED) {
             return;
         }
@@ -825,26 +977,20 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
             return;
         }
         if (written > 0) {
-            reactor.counters.bytesWritten += written;
-            if (log != null) {
-                log.written(written);
-            }
-            RateWindow.add(outbound.rate(), written); // written > 0: the response side is there
-            Exchange current = exchange;
-            if (current != null) {
-                current.outboundWritten();
-            }
+            written(written);
         }
         if (state == State.HANDSHAKING) {
-            handshakeProgress(); // our last flight went out (TLS 1.2): the handshake may be done
-        } else if (outputQueued()) {
-            armTimer(outbound.lastWriteProgress() + reactor.options.writeStallTimeout().toNanos());
+            updateInterest(); // the channel may still wait to write its flight
+            return;
+        }
+        if (outputQueued()) {
+            armTimer(deadlines.stallAt(outbound.lastWriteProgress()));
             RateWindow rate = outbound.rateWindow(reactor.options.minResponseRate());
             if (rate != null && !rate.running()) {
                 rate.start(reactor.now); // bytes wait for the client: it must take them at the rate
                 armTimer(rate.due());
             }
-        } else if (state == State.CLOSING) {
+        } else if (state.closing()) {
             stopResponseRate();
             closeAfterLastResponse();
             return;
@@ -855,11 +1001,21 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
         updateInterest();
     }
 
+    /** {@code n} response bytes left: counted, against the response rate, and a blocked writer may go on. */
+    private void written(long n) {
+        telemetry.written(n);
+        RateWindow.add(outbound.rate(), n); // bytes left: the response side is there
+        Exchange current = exchange;
+        if (current != null) {
+            current.outboundWritten();
+        }
+    }
+
     /** The response side, taken when something is to be framed. */
     private Outbound out() {
         Outbound out = outbound;
         if (out == null) {
-            out = new Outbound(this);
+            out = new Outbound(reactor, channel, this);
             outbound = out;
         }
         return out;
@@ -904,7 +1060,8 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
     }
 
     /** Queued response bytes of this connection, for writers waiting on any thread. */
-    long queuedBytes() {
+    @Override
+    public long queuedBytes() {
         Outbound out = outbound; // read on writers' threads: a stale or absent one means nothing queued for them
         return out == null ? 0 : out.queuedBytes();
     }
@@ -915,7 +1072,7 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
      * that can destroy the response before the client has read it.
      */
     private void closeAfterLastResponse() {
-        if (!lingerAfterFlush && !inbound.hasLeftover()) {
+        if (state == State.CLOSING && !inbound.hasLeftover()) {
             close("done");
             return;
         }
@@ -928,7 +1085,8 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
         moveTo(State.LINGERING);
         inbound.dropLeftover();
         updateInterest();
-        reactor.wheel.schedule(this, reactor.now + LINGER_NANOS);
+        deadlines.restart(reactor.now);
+        reactor.wheel.schedule(this, deadlines.at(Deadline.LINGER));
     }
 
     private void discardLingering() throws IOException {
@@ -940,7 +1098,7 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
                 close("done");
                 return;
             }
-            reactor.counters.bytesRead += n;
+            telemetry.read(n);
             lingerDiscarded += n;
             if (lingerDiscarded > LINGER_BYTES) {
                 close("linger-limit");
@@ -952,21 +1110,21 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
     // ---------------------------------------------------------------- flow control and interest
 
     private void pauseReading() {
-        readPaused = true;
+        if (intake == Intake.OPEN) {
+            intake = Intake.PAUSED;
+        }
         inbound.stopBodyRate(); // the handler holds things up, not the client
         updateInterest();
     }
 
     /** The handler took body bytes, or the exchange ended: reading goes on. */
-    void resumeReading() {
-        if (!readPaused || !state.reads()) {
+    private void resumeReading() {
+        if (intake != Intake.PAUSED || !state.reads()) {
             return;
         }
-        readPaused = false;
-        since = reactor.now;
-        if (state == State.READING_BODY || state == State.DISCARDING_BODY
-                || (state == State.STREAMING_BODY && (!exchange.expectsContinue()
-                        || (outbound != null && outbound.continueSent())))) {
+        intake = Intake.OPEN;
+        deadlines.restart(reactor.now);
+        if (state == State.READING_BODY || state == State.STREAMING_BODY || state == State.DISCARDING_BODY) {
             startRequestRate();
         }
         updateInterest();
@@ -980,7 +1138,7 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
         if (state == State.CLOSED) {
             return;
         }
-        boolean reading = state == State.LINGERING || (state.reads() && !readPaused && !inputEnded);
+        boolean reading = state == State.LINGERING || (state.reads() && intake == Intake.OPEN);
         int wanted = (reading ? SelectionKey.OP_READ : 0) | (outputQueued() ? SelectionKey.OP_WRITE : 0);
         int ops = channel.interestOps(wanted);
         if (ops != interest) {
@@ -1000,117 +1158,86 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
 
     @Override
     void expire() {
-        ServerOptions options = reactor.options;
-        long now = reactor.now;
-        long recheck = now + options.idleTimeout().toNanos();
-        if (state == State.LINGERING) {
-            close("linger-timeout");
-            return;
-        }
         if (state == State.CLOSED) {
             return;
         }
-        if (state == State.HANDSHAKING) {
-            long due = since + handshakeTimeoutNanos();
-            if (due - now <= 0) {
-                timedOut("handshake", null);
-            } else {
-                reactor.wheel.schedule(this, due);
-            }
-            return;
+        Deadline fired = deadlines.due(state.deadline, this, reactor.now);
+        if (fired == null) {
+            reactor.wheel.schedule(this, deadlines.next());
+        } else {
+            expired(fired);
         }
-        if (outputQueued()) {
-            long due = outbound.lastWriteProgress() + options.writeStallTimeout().toNanos();
-            if (due - now <= 0) {
-                timedOut("write-stall", null);
-                return;
-            }
-            recheck = Math.min(recheck, due);
-        }
-        RateWindow responseRate = outputQueued() ? outbound.rate() : null;
-        if (responseRate != null && responseRate.running()) {
-            if (responseRate.due() - now <= 0 && responseRate.fellShort(now)) {
-                timedOut("response-rate", null);
-                return;
-            }
-            recheck = Math.min(recheck, responseRate.due());
-        }
-        RateWindow requestRate = inbound.bodyRate();
-        if (requestRate != null && requestRate.running() && !readPaused && (state == State.READING_BODY
-                || state == State.STREAMING_BODY || state == State.DISCARDING_BODY)) {
-            boolean stopped = since + options.bodyTimeout().toNanos() - now <= 0; // then the body timeout names it
-            if (!stopped && requestRate.due() - now <= 0 && requestRate.fellShort(now)) {
-                timedOut("request-rate", Refusal.BODY_TOO_SLOW);
-                return;
-            }
-            recheck = Math.min(recheck, requestRate.due());
-        }
-        if (state == State.IDLE && reactor.isDraining() && drainIdleDeadline() - now <= 0 && !outputQueued()) {
-            close("stop");
-            return;
-        }
-        long due = switch (state) {
-            case IDLE -> reactor.isDraining() ? drainIdleDeadline() : since + options.idleTimeout().toNanos();
-            case READING_HEAD -> since + options.headerTimeout().toNanos();
-            case READING_BODY, STREAMING_BODY, DISCARDING_BODY ->
-                    readPaused ? recheck : since + options.bodyTimeout().toNanos();
-            default -> recheck; // DISPATCHED, CLOSING: only the write stall applies
-        };
-        if (due - now <= 0) {
-            switch (state) {
-                case IDLE -> timedOut("idle", null);
-                case READING_HEAD -> timedOut("header", Refusal.HEADER_TIMEOUT);
-                default -> timedOut("body", Refusal.BODY_TIMEOUT);
-            }
-            return;
-        }
-        reactor.wheel.schedule(this, Math.min(recheck, due));
     }
 
-    private void timedOut(String phase, Refusal refusal) {
-        reactor.counters.timeouts++;
-        if (reactor.events.on()) {
-            reactor.events.emit("timeout", id, "phase=" + phase);
-        }
-        closeReason = phase + " timeout";
-        if (refusal != null && !outputQueued()) {
-            refuse(refusal);
+    /** {@code deadline} passed: a timeout (counted, an event) answers its refusal or closes; the others close. */
+    private void expired(Deadline deadline) {
+        if (!deadline.isTimeout()) {
+            close(deadline.closeReason());
             return;
         }
-        close(phase + "-timeout");
+        telemetry.timedOut(deadline);
+        closeReason = deadline.phase() + " timeout";
+        if (deadline.refusal() != null && !outputQueued()) {
+            refuse(deadline.refusal());
+            return;
+        }
+        close(deadline.closeReason());
+    }
+
+    @Override
+    public boolean readPaused() {
+        return intake == Intake.PAUSED;
+    }
+
+    @Override
+    public boolean outputWaiting() {
+        return outputQueued();
+    }
+
+    @Override
+    public long lastWriteProgress() {
+        return outbound.lastWriteProgress();
+    }
+
+    @Override
+    public RateWindow responseRate() {
+        return outbound == null ? null : outbound.rate();
+    }
+
+    @Override
+    public RateWindow requestRate() {
+        return inbound.bodyRate();
     }
 
     // ---------------------------------------------------------------- shutdown
 
     /**
      * Graceful stop: a connection with a request in flight closes after its response (which says
-     * {@code Connection: close}); an idle one closes once it has had {@link #DRAIN_IDLE_NANOS} for a request already
+     * {@code Connection: close}); an idle one closes once it has had {@link Deadline#DRAIN_IDLE} for a request already
      * on its way — see {@link #expire}.
      */
-    void drain() {
+    @Override
+    public void drain() {
+        deadlines.drain(reactor.drainStarted());
         if (state == State.HANDSHAKING) {
             close("stop"); // no request can be on its way before the handshake is done
         } else if (state == State.IDLE) {
-            armTimer(drainIdleDeadline());
+            moveTo(State.DRAINING);
+            armTimer(deadlines.at(Deadline.DRAIN_IDLE));
         }
     }
 
-    /** While draining, when an idle connection closes: {@link #DRAIN_IDLE_NANOS} after it became idle or the drain. */
-    private long drainIdleDeadline() {
-        long from = since - reactor.drainStarted() > 0 ? since : reactor.drainStarted();
-        return from + DRAIN_IDLE_NANOS;
-    }
-
     /** The handler abandoned its exchange: closes unless its response is already out. */
-    void abort(boolean responseWritten) {
-        reactor.counters.handlerErrors++;
+    private void abort(boolean responseWritten) {
+        telemetry.aborted();
         if (state != State.CLOSED && !responseWritten) {
             close("aborted");
         }
     }
 
     /** Closes the socket and releases everything this connection holds; idempotent. */
-    void close(String reason) {
+    @Override
+    public void close(String reason) {
         if (state == State.CLOSED) {
             return;
         }
@@ -1119,28 +1246,21 @@ final class Connection extends TimerNode implements ConnectionChannel.Listener {
             closeReason = reason;
         }
         reactor.wheel.cancel(this);
-        if (reactor.stagingOwner == this) {
-            reactor.staging.clear();
-            reactor.stagingOwner = null;
-        }
+        reactor.releaseStaging(this);
         key.cancel();
         channel.close();
         Exchange current = exchange;
         if (current != null) {
-            reactor.counters.exchangesEnded++;
+            telemetry.exchangeEnded();
             current.clientGone("connection closed: " + closeReason);
         }
-        if (log != null) {
-            log.closed();
-        }
+        telemetry.closing();
         inbound.release(reactor);
         if (outbound != null) {
             outbound.drop();
             outbound = null;
         }
         reactor.closed(this);
-        if (reactor.events.on()) {
-            reactor.events.emit("close", id, "reason=" + reason);
-        }
+        telemetry.closed(reason);
     }
 }

@@ -21,6 +21,13 @@ interface ConnectionChannel {
     interface Listener {
         /** On the reactor: the channel can make progress again (e.g. a handshake task finished): retry read and write. */
         void channelReady();
+
+        /**
+         * On the reactor, during a read or a write: the first TLS handshake is done ({@link #tlsInfo()} is settled);
+         * application bytes may follow. Never told on a plain channel (it has no handshake).
+         */
+        default void handshakeDone() {
+        }
     }
 
     /**

@@ -7,10 +7,12 @@ import dev.fleche.transport.internal.accesslog.LogEntry;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.nio.channels.SocketChannel;
 import java.util.ArrayDeque;
+import java.util.function.LongSupplier;
 
 /**
- * The access-log part of a {@link Connection}, present only when the server has an access log: it follows each
+ * The access-log part of a connection (the access-log telemetry's), present only when the server has an access log: it follows each
  * request from its head to its last response byte and hands the finished {@link LogEntry} to the writer. Reactor
  * thread only.
  *
@@ -26,7 +28,10 @@ import java.util.ArrayDeque;
  */
 final class ConnectionLog {
     private final AccessLogWriter writer;
-    private final Connection connection;
+    private final long connectionId;
+    private final ConnectionChannel channel;
+    private final LongSupplier clock;
+    private SocketChannel socket;
     private InetSocketAddress peer;
     /** When the head being read began (the reactor's clock). */
     private long headStart;
@@ -37,9 +42,16 @@ final class ConnectionLog {
     /** Responses framed whole and not yet written whole, in order. */
     private ArrayDeque<LogEntry> unwritten;
 
-    ConnectionLog(AccessLogWriter writer, Connection connection) {
+    ConnectionLog(AccessLogWriter writer, long connectionId, ConnectionChannel channel, LongSupplier clock) {
         this.writer = writer;
-        this.connection = connection;
+        this.connectionId = connectionId;
+        this.channel = channel;
+        this.clock = clock;
+    }
+
+    /** The connection's socket, for the peer's address (looked up once, when first logged). */
+    void socket(SocketChannel value) {
+        socket = value;
     }
 
     /** Response bytes of this connection written so far. */
@@ -62,9 +74,9 @@ final class ConnectionLog {
 
     private LogEntry newEntry(long framed) {
         LogEntry entry = new LogEntry();
-        entry.connectionId = connection.id;
+        entry.connectionId = connectionId;
         entry.peer = peer();
-        TlsInfo tls = connection.channel.tlsInfo();
+        TlsInfo tls = channel.tlsInfo();
         entry.tlsProtocol = tls == null ? null : tls.protocol();
         entry.headStartNanos = headStart;
         entry.startMark = framed;
@@ -74,7 +86,7 @@ final class ConnectionLog {
     private InetSocketAddress peer() {
         if (peer == null) {
             try {
-                peer = (InetSocketAddress) connection.socket().getRemoteAddress();
+                peer = (InetSocketAddress) socket.getRemoteAddress();
             } catch (IOException | RuntimeException e) {
                 return null; // closed under us: logged without an address
             }
@@ -163,7 +175,7 @@ final class ConnectionLog {
     private void emit(LogEntry entry, long bytesOut, boolean cut) {
         entry.bytesOut = bytesOut;
         entry.cut = cut;
-        entry.durationNanos = Math.max(0, connection.reactor.options.nanoClock().getAsLong() - entry.headStartNanos);
+        entry.durationNanos = Math.max(0, clock.getAsLong() - entry.headStartNanos);
         entry.endWallMillis = writer.clock().millis();
         writer.offer(entry);
     }

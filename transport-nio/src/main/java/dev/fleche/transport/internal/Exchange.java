@@ -1,6 +1,5 @@
 package dev.fleche.transport.internal;
 
-import dev.fleche.transport.ErrorRenderer;
 import dev.fleche.transport.HttpExchange;
 import dev.fleche.transport.HttpFields;
 import dev.fleche.transport.RequestBodyException;
@@ -14,29 +13,34 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 
 /**
  * The transport's {@link HttpExchange}: the request head, the body stream as the connection delivers it, and the
- * response state. The connection owns the request body's decoding ({@link RequestBody}) and the response's framing
- * ({@link Outbound}); the exchange is the handler's view of them. The response state is an atomic so that
- * {@link #respond} and the transport's own refusals race safely. It also ties the handler to its connection and
- * reactor: the connection's identity and addresses, whether the client is still there and what runs when it
- * leaves, aborting, and running or scheduling tasks on the reactor. Fields marked "reactor" are touched only by the
- * connection's reactor thread.
+ * response {@link Claim}. It knows no protocol framing: the connection that made it decodes the body and frames the
+ * response (HTTP/1.1: {@code RequestBody}, {@code Outbound}); the exchange is the handler's view of them, and
+ * reaches its connection only through the {@link ConnectionDoor}, naming itself by its {@code stream} number. The
+ * claim is an atomic so that {@link #respond} and the transport's own refusals race safely. Fields marked
+ * "reactor" are touched only by the connection's loop thread.
  */
 final class Exchange implements HttpExchange {
-    private static final int NOT_STARTED = 0;
-    private static final int STARTED = 1;
-    private static final int WRITTEN = 2;
-    /** Claimed by the handler's thread for the transport's {@code 413}, which the reactor is about to write. */
-    private static final int REFUSING = 3;
+    /**
+     * Who answers: nobody yet, the handler (whole or streamed), or the transport's 413 that the handler's thread
+     * claimed and the loop is about to write.
+     *
+     * <pre>
+     *   OPEN ─respond / transport's answer─▶ WRITTEN
+     *     ├──startResponse──▶ STARTED
+     *     └──body over the buffered limit (handler's thread)──▶ REFUSING
+     * </pre>
+     */
+    enum Claim { OPEN, STARTED, WRITTEN, REFUSING }
 
     /** The body of every request without one: stateless, so one instance can be shared (closing it is a no-op). */
     private static final InputStream EMPTY = new InputStream() {
@@ -51,13 +55,23 @@ final class Exchange implements HttpExchange {
             return length == 0 ? 0 : -1;
         }
     };
-    private static final AtomicIntegerFieldUpdater<Exchange> RESPONSE_STATE =
-            AtomicIntegerFieldUpdater.newUpdater(Exchange.class, "responseState");
+    private static final VarHandle CLAIM;
 
+    static {
+        try {
+            CLAIM = MethodHandles.lookup().findVarHandle(Exchange.class, "claim", Claim.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final ConnectionDoor door;
+    /** This exchange's number on its connection, by which the door knows it. */
+    private final int stream;
     private final RequestHead head;
     private final boolean isHead;
-    /** NOT_STARTED, STARTED, WRITTEN or REFUSING; a field updater spares an object per request. */
-    private volatile int responseState;
+    /** Changed only by compare-and-set ({@link #CLAIM}: no object per request). */
+    private volatile Claim claim;
     // body, written by the reactor, read by any thread
     private volatile boolean bodyReceivedWhole;
     /** The size of the whole body once received (written before {@link #bodyReceivedWhole}). */
@@ -69,7 +83,6 @@ final class Exchange implements HttpExchange {
     // response, any thread
     private volatile ResponseOutput output;
 
-    final Connection connection;
     /** This request's access-log entry (set by the connection when the server has an access log), else null. */
     LogEntry logEntry;
     // connection state, reactor
@@ -78,9 +91,11 @@ final class Exchange implements HttpExchange {
     // connection state, any thread
     private volatile boolean open = true;
 
-    Exchange(Connection connection, RequestHead head) {
-        this.connection = connection;
+    Exchange(ConnectionDoor door, int stream, RequestHead head) {
+        this.door = door;
+        this.stream = stream;
         this.head = head;
+        CLAIM.set(this, Claim.OPEN); // a plain write: the exchange reaches other threads through the reactor's queues
         this.isHead = "HEAD".equals(head.method());
         if (!head.hasBody()) {
             bodyReceivedWhole = true;
@@ -116,7 +131,7 @@ final class Exchange implements HttpExchange {
 
     @Override
     public long expectBufferedBody() throws RequestBodyException {
-        ServerOptions options = connection.reactor.options;
+        ServerOptions options = door.options();
         long limit = options.bufferedBodyLimit();
         if (!head.hasBody() || bufferedBody) {
             return limit;
@@ -136,7 +151,7 @@ final class Exchange implements HttpExchange {
             if (bodyStream instanceof BodyInput input) {
                 input.limit(limit);
             }
-            execute(() -> connection.limitBody(this, limit));
+            door.limitBody(stream, limit);
         }
         return limit;
     }
@@ -146,14 +161,14 @@ final class Exchange implements HttpExchange {
      * here, so that the handler's answer to the failure cannot go out before the transport's {@code 413}.
      */
     void bodyOverLimit(long limit) {
-        if (RESPONSE_STATE.compareAndSet(this, NOT_STARTED, REFUSING)) {
-            execute(() -> connection.refuseClaimed(this, limit));
+        if (CLAIM.compareAndSet(this, Claim.OPEN, Claim.REFUSING)) {
+            door.refuseClaimed(stream, limit);
         }
     }
 
     /** Whether the response was claimed for a refusal the reactor has yet to write ({@link #bodyOverLimit}). */
     boolean refusalClaimed() {
-        return responseState == REFUSING;
+        return claim == Claim.REFUSING;
     }
 
     /** The size of the whole body, once {@link #isBodyReceived()}. */
@@ -161,24 +176,19 @@ final class Exchange implements HttpExchange {
         return bodyBytes;
     }
 
-    boolean isHead() {
-        return isHead;
+    /** This exchange's number on its connection. */
+    int stream() {
+        return stream;
     }
 
-    boolean closeRequested() {
-        return !head.keepAlive();
+    /** The request head (its framing facts are the connection's to read). */
+    RequestHead head() {
+        return head;
     }
 
-    boolean isHttp10() {
-        return head.minorVersion() == 0;
-    }
-
-    boolean keepAliveOn10() {
-        return head.minorVersion() == 0 && head.keepAlive();
-    }
-
-    boolean expectsContinue() {
-        return head.expectContinue();
+    /** The body stream when the body is streamed to the handler, else null. */
+    BodyInput bodyInput() {
+        return bodyStream instanceof BodyInput input ? input : null;
     }
 
     // ---------------------------------------------------------------- request body (set by the connection)
@@ -224,14 +234,10 @@ final class Exchange implements HttpExchange {
         ResponseEncoder.checkStatus(status);
         Objects.requireNonNull(headers, "headers");
         Objects.requireNonNull(body, "body");
-        if (!RESPONSE_STATE.compareAndSet(this, NOT_STARTED, WRITTEN)) {
+        if (!CLAIM.compareAndSet(this, Claim.OPEN, Claim.WRITTEN)) {
             throw new IllegalStateException("response already started");
         }
-        if (connection.reactor.inLoop()) {
-            connection.respond(this, status, reason, headers, body);
-        } else {
-            connection.reactor.execute(() -> connection.respond(this, status, reason, headers, body));
-        }
+        door.respond(stream, status, reason, headers, body);
     }
 
     @Override
@@ -241,37 +247,23 @@ final class Exchange implements HttpExchange {
         if (contentLength < -1) {
             throw new IllegalArgumentException("contentLength must be >= -1, was " + contentLength);
         }
-        if (!RESPONSE_STATE.compareAndSet(this, NOT_STARTED, STARTED)) {
+        if (!CLAIM.compareAndSet(this, Claim.OPEN, Claim.STARTED)) {
             throw new IllegalStateException("response already started");
         }
-        ResponseOutput out = new ResponseOutput(this, new ResponseOutput.Head(status, reason, headers, contentLength),
-                connection.reactor.options.outboundHighWaterBytes());
+        ResponseOutput out = new ResponseOutput(door, stream, this,
+                new ResponseHead(status, reason, headers, contentLength), isHead);
         output = out;
         return out;
     }
 
     @Override
     public boolean isResponseStarted() {
-        return responseState != NOT_STARTED;
+        return claim != Claim.OPEN;
     }
 
     /** Claims the response for the transport itself (an error answer); false when the handler has one going. */
     boolean claimResponse() {
-        return RESPONSE_STATE.compareAndSet(this, NOT_STARTED, WRITTEN);
-    }
-
-    /** The handler failed: answers the refusal when nothing was started, else closes the connection. */
-    void failFromTransport(Refusal refusal) {
-        if (claimResponse()) {
-            Reactor reactor = connection.reactor;
-            String reason = refusal.reason(reactor.options);
-            ErrorRenderer.Body body = ResponseEncoder.renderError(reactor.options.errorRenderer(), refusal.status(),
-                    reason);
-            HttpFields fields = new HttpFields(1).add("Content-Type", body.contentType());
-            connection.respond(this, refusal.status(), null, fields, body.bytes());
-        } else {
-            connection.close("handler-error");
-        }
+        return CLAIM.compareAndSet(this, Claim.OPEN, Claim.WRITTEN);
     }
 
     /** Sent bytes left the outbound queue: wake a blocked writer when below the low watermark. */
@@ -296,15 +288,15 @@ final class Exchange implements HttpExchange {
 
     @Override
     public String toString() {
-        return "Exchange[conn=" + connection.id + " " + head.method() + " " + head.target() + "]";
+        return "Exchange[conn=" + door.connectionId() + " " + head.method() + " " + head.target() + "]";
     }
 
     // ---------------------------------------------------------------- connection
 
-    @Override public boolean isSecure() { return connection.channel.tlsInfo() != null; }
+    @Override public boolean isSecure() { return door.tls() != null; }
     /** Settled before the first request was read, never changed after: safe from any thread. */
-    @Override public TlsInfo tls() { return connection.channel.tlsInfo(); }
-    @Override public long connectionId() { return connection.id; }
+    @Override public TlsInfo tls() { return door.tls(); }
+    @Override public long connectionId() { return door.connectionId(); }
 
     /** Fills the access-log entry; strings are immutable, and the entry is handed over after the response. */
     @Override
@@ -326,17 +318,20 @@ final class Exchange implements HttpExchange {
 
     @Override
     public InetSocketAddress remoteAddress() {
-        Socket socket = connection.socket().socket();
-        return (InetSocketAddress) socket.getRemoteSocketAddress();
+        return door.remoteAddress();
     }
 
     @Override
     public InetSocketAddress localAddress() {
-        Socket socket = connection.socket().socket();
-        return (InetSocketAddress) socket.getLocalSocketAddress();
+        return door.localAddress();
     }
 
     // ---------------------------------------------------------------- connection state
+
+    /** Reactor: whether the response is complete (framed whole). */
+    boolean isResponseWritten() {
+        return responseWritten;
+    }
 
     void responseWritten() {
         responseWritten = true;
@@ -345,7 +340,7 @@ final class Exchange implements HttpExchange {
 
     @Override
     public void abort() {
-        execute(() -> connection.abort(responseWritten));
+        door.abort(stream);
     }
 
     @Override
@@ -374,7 +369,7 @@ final class Exchange implements HttpExchange {
         try {
             callback.run();
         } catch (RuntimeException e) {
-            Events.warn("callback-error", connection.id, e);
+            Events.warn("callback-error", door.connectionId(), e);
         }
     }
 
@@ -389,7 +384,7 @@ final class Exchange implements HttpExchange {
                     disconnectCallbacks = new ArrayList<>(2);
                 }
                 disconnectCallbacks.add(callback);
-                connection.departureWatched(this);
+                door.departureWatched(stream);
             }
         });
     }
@@ -404,24 +399,16 @@ final class Exchange implements HttpExchange {
     @Override
     public Timeout schedule(Runnable task, long delay, TimeUnit unit) {
         Objects.requireNonNull(task, "task");
-        ScheduledTask scheduled = new ScheduledTask(connection.reactor, task);
-        long nanos = unit.toNanos(delay);
-        if (inReactor()) {
-            scheduled.arm(connection.reactor.now + nanos);
-        } else {
-            long at = connection.reactor.options.nanoClock().getAsLong() + nanos;
-            execute(() -> scheduled.arm(at));
-        }
-        return scheduled;
+        return door.schedule(task, unit.toNanos(delay));
     }
 
     @Override
     public void execute(Runnable task) {
-        connection.reactor.execute(task);
+        door.execute(task);
     }
 
     @Override
     public boolean inReactor() {
-        return connection.reactor.inLoop();
+        return door.inLoop();
     }
 }

@@ -8,7 +8,7 @@ import java.nio.ByteBuffer;
 import java.util.Arrays;
 
 /**
- * The inbound part of a {@link Connection}: the bytes it has read but cannot use yet, the request-head parser
+ * The inbound part of an HTTP/1.1 connection: the bytes it has read but cannot use yet, the request-head parser
  * while a head is incomplete (borrowed from the reactor's pool), and the request-body decoder. It decides
  * nothing: the connection feeds it and acts on what it returns. Reactor thread only.
  *

@@ -17,27 +17,7 @@ public final class MetricsSnapshot {
     private static final ProtocolRule[] RULES = ProtocolRule.values();
     private static final Refusal[] REFUSALS = Refusal.values();
 
-    private static final List<String> RULE_NAMES = ruleNames();
-
     private MetricsSnapshot() {
-    }
-
-    /** Every rule name a refusal can be counted under: the parser's rules, then the transport's own. */
-    public static List<String> refusalRules() {
-        return RULE_NAMES;
-    }
-
-    private static List<String> ruleNames() {
-        List<String> names = new ArrayList<>();
-        for (ProtocolRule rule : RULES) {
-            names.add(rule.name());
-        }
-        for (Refusal refusal : REFUSALS) {
-            if (refusal != Refusal.HANDLER_FAILED && refusal != Refusal.INVALID_RESPONSE_HEAD) {
-                names.add(refusal.name()); // those two answer the handler's failure, not the request: not refusals
-            }
-        }
-        return List.copyOf(names);
     }
 
     /** The metrics of a server; any argument but {@code open} may be null (not started, no log). */

@@ -3,6 +3,7 @@ package dev.fleche.transport.internal;
 import dev.fleche.transport.MinDataRate;
 
 import dev.fleche.transport.HttpFields;
+import dev.fleche.transport.http1.RequestHead;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -10,11 +11,13 @@ import java.util.ArrayDeque;
 import java.util.Arrays;
 
 /**
- * The outbound part of a {@link Connection}: frames responses (whole, streamed, {@code 100 Continue}, refusals)
- * into the reactor's staging buffer, writes them through the connection's {@link ConnectionChannel} in request
- * order, and queues what the channel does not take. It holds the framing of the response in flight (streamed,
- * chunked, closing) and the write-stall clock. It never decides the connection's state: the connection reads
- * {@link #queued()} and acts. Reactor thread only, except {@link #queuedBytes()}, read by blocked writers.
+ * The outbound part of an HTTP/1.1 connection, built like {@code Inbound} from what it works with (the reactor, the
+ * channel): frames responses (whole, streamed, {@code 100 Continue}, refusals) into the reactor's staging buffer,
+ * writes them through the {@link ConnectionChannel} in request order, and queues what the channel does not take. It
+ * holds the framing of the response in flight (streamed, chunked, closing) and the write-stall clock. It never
+ * decides the connection's state (the connection reads {@link #queued()} and acts) and never touches another
+ * connection: the reactor hands its staging buffer over ({@link Reactor#stage}). Reactor thread only, except
+ * {@link #queuedBytes()}, read by blocked writers.
  *
  * <p>Writes only stage bytes: the reactor flushes the staging buffer's owner once a unit of work is done (a
  * readiness event, a task, the timers), so that responses produced together (pipelining) leave in one write.
@@ -25,7 +28,10 @@ final class Outbound {
     /** Staged bytes beyond this are written at once rather than at the end of the unit of work. */
     static final int STAGING_FLUSH_BYTES = 16 * 1024;
 
-    private final Connection connection;
+    private final Reactor reactor;
+    private final ConnectionChannel channel;
+    /** Whose bytes these are in the reactor's staging buffer. */
+    private final Reactor.Attachment owner;
     private ArrayDeque<ByteBuffer> queue;
     /** Bytes queued for the channel and not yet written; read by blocked writers on other threads. */
     private volatile long queuedBytes;
@@ -34,20 +40,20 @@ final class Outbound {
     private boolean channelHolding;
 
     // the response in flight
-    private boolean continueSent;
     private boolean streamBody;
     private boolean streamChunked;
     private boolean streamCloses;
     /** The minimum response rate's window, made the first time bytes wait for the client (null until then). */
     private RateWindow rate;
 
-    Outbound(Connection connection) {
-        this.connection = connection;
+    Outbound(Reactor reactor, ConnectionChannel channel, Reactor.Attachment owner) {
+        this.reactor = reactor;
+        this.channel = channel;
+        this.owner = owner;
     }
 
     /** A new exchange starts: forgets the previous response's framing. */
     void newExchange() {
-        continueSent = false;
         streamBody = false;
         streamChunked = false;
         streamCloses = false;
@@ -55,24 +61,34 @@ final class Outbound {
 
     // ---------------------------------------------------------------- framing
 
-    /** Frames a whole response. */
-    void whole(Exchange ex, int status, String reason, HttpFields fields, byte[] body, boolean close) {
-        Reactor reactor = connection.reactor;
-        reactor.encoder.encodeHead(stage(), status, reason, fields, body.length, false, close, ex.keepAliveOn10(),
-                ex.isHead());
-        if (!ex.isHead() && ResponseEncoder.bodyAllowed(status)) {
+    /** Frames a whole response to {@code request}. */
+    void whole(RequestHead request, int status, String reason, HttpFields fields, byte[] body, boolean close) {
+        boolean isHead = isHead(request);
+        reactor.encoder.encodeHead(stage(), status, reason, fields, body.length, false, close, keepAliveOn10(request),
+                isHead);
+        if (!isHead && ResponseEncoder.bodyAllowed(status)) {
             appendBody(body, body.length);
         }
     }
 
     /** Frames the head of a streamed response; RFC 9112 6.1: no chunked coding towards an HTTP/1.0 client. */
-    void streamHead(Exchange ex, ResponseOutput.Head head, boolean close) {
-        boolean chunked = head.chunked() && !ex.isHttp10();
-        connection.reactor.encoder.encodeHead(stage(), head.status(), head.reason(), head.fields(),
-                head.contentLength(), chunked, close, ex.keepAliveOn10(), ex.isHead());
+    void streamHead(RequestHead request, ResponseHead head, boolean close) {
+        boolean chunked = head.chunked() && request.minorVersion() != 0;
+        boolean isHead = isHead(request);
+        reactor.encoder.encodeHead(stage(), head.status(), head.reason(), head.fields(),
+                head.contentLength(), chunked, close, keepAliveOn10(request), isHead);
         streamCloses = close;
-        streamBody = !ex.isHead() && ResponseEncoder.bodyAllowed(head.status());
+        streamBody = !isHead && ResponseEncoder.bodyAllowed(head.status());
         streamChunked = chunked && streamBody;
+    }
+
+    private static boolean isHead(RequestHead request) {
+        return "HEAD".equals(request.method());
+    }
+
+    /** An HTTP/1.0 request that asked for keep-alive: the response says so. */
+    private static boolean keepAliveOn10(RequestHead request) {
+        return request.minorVersion() == 0 && request.keepAlive();
     }
 
     /** Frames a part of a streamed body (dropped when the response has no body, or its head was refused). */
@@ -100,23 +116,13 @@ final class Outbound {
 
     /** Frames a refusal of the transport's own; the connection closes after it. */
     void refusal(int status, String reason) {
-        Reactor reactor = connection.reactor;
         reactor.encoder.encodeRefusal(stage(), status, reason, reactor.options.errorRenderer(), null);
         streamCloses = true;
     }
 
-    /** Frames {@code 100 Continue} once per exchange; returns false when already sent. */
-    boolean sendContinue() {
-        if (continueSent) {
-            return false;
-        }
-        continueSent = true;
+    /** Frames {@code 100 Continue} (the connection asks once per exchange). */
+    void sendContinue() {
         stage().put(ResponseEncoder.CONTINUE);
-        return true;
-    }
-
-    boolean continueSent() {
-        return continueSent;
     }
 
     /** Where the staged bytes end now; a failed head is cut back to it with {@link #truncate}. */
@@ -130,23 +136,14 @@ final class Outbound {
 
     // ---------------------------------------------------------------- staging and queue
 
-    /** The reactor's staging buffer, claimed for this connection (flushing another owner's bytes first). */
+    /** The reactor's staging buffer, handed to this connection (the reactor writes another owner's bytes first). */
     private ByteSink stage() {
-        Reactor reactor = connection.reactor;
-        Connection owner = reactor.stagingOwner;
-        if (owner != connection) {
-            if (owner != null) {
-                owner.flushOutput();
-            }
-            reactor.stagingOwner = connection;
-        }
-        return reactor.staging;
+        return reactor.stage(owner);
     }
 
     /** Bytes staged by this connection and not yet written. */
     int stagedBytes() {
-        Reactor reactor = connection.reactor;
-        return reactor.stagingOwner == connection ? reactor.staging.size() : 0;
+        return reactor.stagedBy(owner);
     }
 
     private void appendBody(byte[] body, int length) {
@@ -172,7 +169,7 @@ final class Outbound {
             queue = new ArrayDeque<>(4);
         }
         if (queue.isEmpty()) {
-            lastWriteProgress = connection.reactor.now; // the write-stall clock starts when bytes start waiting
+            lastWriteProgress = reactor.now; // the write-stall clock starts when bytes start waiting
         }
         queue.add(buffer);
         queuedBytes += buffer.remaining();
@@ -202,10 +199,8 @@ final class Outbound {
      * connection keeps {@code OP_WRITE} on while {@link #queued()}). Returns the number of bytes written.
      */
     long flush() throws IOException {
-        Reactor reactor = connection.reactor;
-        ConnectionChannel channel = connection.channel;
         long written = 0;
-        if (reactor.stagingOwner == connection) {
+        if (reactor.stages(owner)) {
             ByteSink staging = reactor.staging;
             int size = staging.size();
             try {
@@ -219,8 +214,7 @@ final class Outbound {
                     enqueue(ByteBuffer.wrap(staging.toByteArray()));
                 }
             } finally {
-                staging.clear();
-                reactor.stagingOwner = null;
+                reactor.releaseStaging(owner);
             }
         }
         written += writeQueue(channel);

@@ -55,7 +55,7 @@ public final class Reactor implements Runnable {
      * only stage their writes; the reactor flushes the owner once each unit of work (a readiness event, a task, the
      * timers) is done, so that what one unit produces leaves in one write.
      */
-    Connection stagingOwner;
+    Attachment stagingOwner;
     /** Tasks of {@code HttpExchange.schedule} holding a timer slot; written by this thread only. */
     volatile int scheduledTasks;
 
@@ -64,6 +64,37 @@ public final class Reactor implements Runnable {
      * byte channel fed by a fuzz target). Package-private: nothing outside this package can set it.
      */
     ChannelFactory channelFactory;
+
+    /**
+     * What the reactor holds for each socket it serves (a connection), as the attachment of its selection key. The
+     * reactor knows it only as this: it tells it of readiness, has it write what it staged, drains and closes it.
+     */
+    interface Attachment {
+        /** The socket is registered under {@code key}; the attachment may start (its first timer, events). */
+        void opened(SelectionKey key);
+
+        /** The selector reported {@code key} ready. */
+        void onReady(SelectionKey key);
+
+        /** Writes what it staged or queued (the reactor's staging buffer goes to another owner, or the unit ends). */
+        void flushOutput();
+
+        /** The server stops: finish what is in flight, then close. */
+        void drain();
+
+        /** Closes now; idempotent. Calls {@link Reactor#closed} once closed. */
+        void close(String reason);
+
+        /** Its place in the reactor's list, kept by the reactor ({@code -1}: none). */
+        int slot();
+
+        void slot(int value);
+    }
+
+    /** What the reactor makes of each socket it adopts: the protocol's connection (today HTTP/1.1's). */
+    public interface ConnectionFactory {
+        Attachment open(Reactor reactor, SocketChannel socket, long id) throws IOException;
+    }
 
     /** What {@link #channelFactory} is: {@link #openChannel}'s signature. */
     interface ChannelFactory {
@@ -78,7 +109,8 @@ public final class Reactor implements Runnable {
     private final AtomicBoolean wakeupPending = new AtomicBoolean();
     private final AtomicInteger openConnections;
     private final CountDownLatch stopped = new CountDownLatch(1);
-    private final List<Connection> connections = new ArrayList<>();
+    private final ConnectionFactory connectionFactory;
+    private final List<Attachment> connections = new ArrayList<>();
     private final ArrayDeque<RequestHeadParser> parsers = new ArrayDeque<>();
     private volatile Thread thread;
     private volatile boolean running = true;
@@ -92,10 +124,13 @@ public final class Reactor implements Runnable {
      * @param handshakeTasks the server's pool for TLS delegated tasks; required when {@code options.tls()} is set,
      *                       ignored otherwise (the server owns and closes it)
      * @param accessLog      the server's access log, or null (the server owns and closes it)
+     * @param connections    what each adopted socket becomes
      */
     public Reactor(ServerOptions options, HttpHandler handler, AtomicInteger openConnections,
-                   HandshakeTasks handshakeTasks, AccessLogWriter accessLog) throws IOException {
+                   HandshakeTasks handshakeTasks, AccessLogWriter accessLog, ConnectionFactory connections)
+            throws IOException {
         this.options = options;
+        this.connectionFactory = connections;
         this.accessLog = accessLog;
         if (options.tls() != null) {
             this.handshakeTasks = Objects.requireNonNull(handshakeTasks, "handshakeTasks");
@@ -157,7 +192,7 @@ public final class Reactor implements Runnable {
         Set<SelectionKey> ready = selector.selectedKeys();
         if (!ready.isEmpty()) {
             for (SelectionKey key : ready) {
-                Connection connection = (Connection) key.attachment();
+                Attachment connection = (Attachment) key.attachment();
                 connection.onReady(key);
                 flushStaged();
             }
@@ -178,9 +213,42 @@ public final class Reactor implements Runnable {
 
     /** Writes what the current staging owner has staged or queued. */
     private void flushStaged() {
-        Connection owner = stagingOwner;
+        Attachment owner = stagingOwner;
         if (owner != null) {
             owner.flushOutput();
+        }
+    }
+
+    /**
+     * The staging buffer, handed to {@code owner}: bytes another connection staged are written first (by that
+     * connection), so that a buffer holds one connection's bytes.
+     */
+    ByteSink stage(Attachment owner) {
+        Attachment previous = stagingOwner;
+        if (previous != owner) {
+            if (previous != null) {
+                previous.flushOutput();
+            }
+            stagingOwner = owner;
+        }
+        return staging;
+    }
+
+    /** Whether {@code owner}'s bytes are in the staging buffer. */
+    boolean stages(Attachment owner) {
+        return stagingOwner == owner;
+    }
+
+    /** The bytes {@code owner} has staged and not yet written. */
+    int stagedBy(Attachment owner) {
+        return stagingOwner == owner ? staging.size() : 0;
+    }
+
+    /** {@code owner}'s staged bytes are written or dropped: the buffer is free. */
+    void releaseStaging(Attachment owner) {
+        if (stagingOwner == owner) {
+            staging.clear();
+            stagingOwner = null;
         }
     }
 
@@ -231,12 +299,12 @@ public final class Reactor implements Runnable {
             if (draining) {
                 throw new IOException("server stopping");
             }
-            Connection connection = new Connection(this, channel, id);
-            connection.key = channel.register(selector, SelectionKey.OP_READ, connection);
-            connection.index = connections.size();
+            Attachment connection = connectionFactory.open(this, channel, id);
+            SelectionKey key = channel.register(selector, SelectionKey.OP_READ, connection);
+            connection.slot(connections.size());
             connections.add(connection);
             counters.accepted++;
-            connection.opened();
+            connection.opened(key);
         } catch (IOException e) {
             openConnections.decrementAndGet();
             try {
@@ -264,19 +332,19 @@ public final class Reactor implements Runnable {
     }
 
     /** Called by a connection once it is closed. */
-    void closed(Connection connection) {
-        // Swap-remove keeps this O(1) on average: connections remember their index.
-        int index = connection.index;
+    void closed(Attachment connection) {
+        // Swap-remove keeps this O(1) on average: connections remember their slot.
+        int index = connection.slot();
         int last = connections.size() - 1;
         if (index >= 0 && index <= last && connections.get(index) == connection) {
-            Connection moved = connections.get(last);
+            Attachment moved = connections.get(last);
             connections.set(index, moved);
-            moved.index = index;
+            moved.slot(index);
             connections.remove(last);
         } else {
             connections.remove(connection);
         }
-        connection.index = -1;
+        connection.slot(-1);
         counters.closed++;
         openConnections.decrementAndGet();
         if (draining && connections.isEmpty() && drained != null) {
@@ -313,7 +381,7 @@ public final class Reactor implements Runnable {
             draining = true;
             drainStarted = now;
             drained = latch;
-            for (Connection c : new ArrayList<>(connections)) {
+            for (Attachment c : new ArrayList<>(connections)) {
                 c.drain();
             }
             if (connections.isEmpty()) {
@@ -343,7 +411,7 @@ public final class Reactor implements Runnable {
     }
 
     private void closeAll() {
-        for (Connection c : new ArrayList<>(connections)) {
+        for (Attachment c : new ArrayList<>(connections)) {
             c.close("stop");
         }
     }

@@ -6,7 +6,7 @@ import dev.fleche.transport.http1.ProtocolRule;
 /**
  * Every refusal the transport makes outside the request parser, named once with the section or reason behind it,
  * the status it answers and a reason that is safe to send back. The parser's refusals are the constants of
- * {@link ProtocolRule}; both are answered by {@link Connection}'s one refusal path and encoded by
+ * {@link ProtocolRule}; both are answered by the connection's one refusal path and encoded by
  * {@link ResponseEncoder#encodeRefusal}, with {@code Date}, the configured {@code ErrorRenderer}, and
  * {@code Connection: close}. A status of {@code 0} means the response is already out: the connection just closes.
  */

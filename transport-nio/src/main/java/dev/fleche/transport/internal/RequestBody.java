@@ -14,17 +14,19 @@ import dev.fleche.transport.http1.RequestException;
  *
  * <pre>
  *   NONE ─aggregate()─▶ AGGREGATING ─────────────────┐
- *   NONE ─stream()───▶ STREAMING ──response out─┐    ├─ last byte ─▶ COMPLETE
+ *   NONE ─stream()───▶ STREAMING ──response out─┐    ├─ last byte ─▶ COMPLETE ─taken()─▶ NONE
  *                         │                    ▼    │
- *                         │            discard()▶ DISCARDING ─┘
+ *                         │      responseSent()▶ DISCARDING ─┘
  *                         └── more than the limit (either) ─▶ TOO_LARGE
  * </pre>
  *
  * A chunk whose size line announces more than the limit allows makes the body TOO_LARGE as soon as that line is
  * decoded, as a {@code Content-Length} over the limit is refused before the body is read.
  *
- * <p>{@code feed} returns how far it read; the connection then asks {@link #mode()} whether the body is complete or
- * too large, and {@link #takeWindowFull()} whether the handler's inbound window is full (pause reading).
+ * <p>The connection tells it what happened (a body begins, aggregated or streamed; the response went out; the body
+ * was taken) and never sets its mode. {@code feed} returns how far it read; the connection then asks
+ * {@link #mode()} whether the body is complete or too large, and {@link #takeWindowFull()} whether the handler's
+ * inbound window is full (pause reading).
  */
 final class RequestBody implements BodySink {
     enum Mode { NONE, AGGREGATING, STREAMING, DISCARDING, COMPLETE, TOO_LARGE }
@@ -68,8 +70,11 @@ final class RequestBody implements BodySink {
         windowFull = false;
     }
 
-    /** The response is out: the rest of this streamed body is read and dropped, up to {@code max} bytes in all. */
-    void discard(long max) {
+    /**
+     * Told: the response is out while this streamed body still arrives. The handler's stream ends; the rest is read
+     * and dropped, up to {@code max} bytes in all.
+     */
+    void responseSent(long max) {
         if (mode != Mode.STREAMING) {
             throw new IllegalStateException("cannot discard a body in mode " + mode);
         }
@@ -172,12 +177,15 @@ final class RequestBody implements BodySink {
         return chunked != null && chunked.isDone() ? chunked.trailers() : null;
     }
 
-    /** The streamed body is complete: the handler's stream ends after what it has queued. */
-    void endStream() {
+    /**
+     * Told: the connection took the complete body (its aggregate, its trailers). A streamed body's handler stream ends
+     * after what it has queued, and the decoder forgets the body.
+     */
+    void taken() {
         if (input != null) {
             input.end();
-            input = null;
         }
+        clear();
     }
 
     /** Forgets the body in flight (the connection closes or the exchange is over). */

@@ -1,6 +1,6 @@
 package dev.fleche.transport.internal;
 
-import dev.fleche.transport.HttpFields;
+import dev.fleche.transport.HttpExchange;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -15,20 +15,19 @@ import java.util.concurrent.locks.ReentrantLock;
  * a writer blocks while the bytes handed over but not yet on the socket exceed the high watermark, and resumes
  * below half of it; the reactor's write-stall timeout closes the connection (failing the writer) if the client
  * stops reading. On a reactor thread writes never block: above the watermark they fail, and the response is
- * aborted (the bytes of that write cannot be kept).
+ * aborted (the bytes of that write cannot be kept). It reaches its connection only through the
+ * {@link ConnectionDoor}, and its exchange only as the handler does ({@link HttpExchange}).
  */
 final class ResponseOutput extends OutputStream {
-    /** The response head, encoded by the reactor with the first part. */
-    record Head(int status, String reason, HttpFields fields, long contentLength) {
-        boolean chunked() {
-            return contentLength < 0;
-        }
-    }
-
     private static final int BUFFER_BYTES = 8192;
 
-    private final Exchange exchange;
-    private final Head head;
+    private final ConnectionDoor door;
+    private final int stream;
+    private final HttpExchange exchange;
+    /** Framed by the connection with the first part. */
+    private final ResponseHead head;
+    /** A response to {@code HEAD}: its body may be shorter than its {@code Content-Length}. */
+    private final boolean headRequest;
     private final long highWater;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition written = lock.newCondition();
@@ -43,10 +42,13 @@ final class ResponseOutput extends OutputStream {
     private boolean headSent;
     private boolean closed;
 
-    ResponseOutput(Exchange exchange, Head head, long highWater) {
+    ResponseOutput(ConnectionDoor door, int stream, HttpExchange exchange, ResponseHead head, boolean headRequest) {
+        this.door = door;
+        this.stream = stream;
         this.exchange = exchange;
         this.head = head;
-        this.highWater = highWater;
+        this.headRequest = headRequest;
+        this.highWater = door.options().outboundHighWaterBytes();
     }
 
     @Override
@@ -100,7 +102,7 @@ final class ResponseOutput extends OutputStream {
             if (closed) {
                 return;
             }
-            if (head.contentLength() >= 0 && total != head.contentLength() && !exchange.isHead()) {
+            if (head.contentLength() >= 0 && total != head.contentLength() && !headRequest) {
                 closed = true;
                 exchange.abort();
                 throw new IOException("response body shorter (" + total + " bytes) than its Content-Length "
@@ -119,7 +121,7 @@ final class ResponseOutput extends OutputStream {
             throw new IOException("response stream closed");
         }
         if (!exchange.isOpen()) {
-            String reason = exchange.connection.closeReason;
+            String reason = door.closeReason();
             throw new IOException("connection closed" + (reason == null ? "" : ": " + reason));
         }
     }
@@ -135,29 +137,20 @@ final class ResponseOutput extends OutputStream {
         count = 0;
         awaitWindow();
         inTasks.addAndGet(length);
-        Head first = headSent ? null : head;
+        ResponseHead first = headSent ? null : head;
         headSent = true;
-        Connection connection = exchange.connection;
-        Runnable task = () -> {
-            inTasks.addAndGet(-length);
-            connection.streamPart(exchange, first, data, length, last);
-        };
-        if (exchange.inReactor()) {
-            task.run();
-        } else {
-            exchange.execute(task);
-        }
+        door.streamPart(stream, first, data, length, last, inTasks);
     }
 
     private long backlog() {
-        return inTasks.get() + exchange.connection.queuedBytes();
+        return inTasks.get() + door.queuedBytes();
     }
 
     private void awaitWindow() throws IOException {
         if (backlog() <= highWater) {
             return;
         }
-        if (exchange.inReactor()) {
+        if (door.inLoop()) {
             // The bytes of this hand-over are already taken: going on would send a body with a hole in it, framed
             // as whole. The stream fails for good and the exchange is aborted (the client sees a cut, not a lie).
             closed = true;

@@ -466,12 +466,16 @@ final class TlsChannel implements ConnectionChannel {
 
     private void handshakeDone() {
         phase = Phase.OPEN;
-        if (info == null) {
+        boolean first = info == null;
+        if (first) {
             info = describe(engine);
         }
         appIn = releaseIfEmpty(appIn);
         netIn = releaseIfEmpty(netIn);
         netOut = releaseIfEmpty(netOut);
+        if (first) {
+            listener.handshakeDone(); // a TLS 1.3 key update ends a handshake too: told once, the first
+        }
     }
 
     /** After the first handshake: a handshake message is a TLS 1.3 key update (allowed) or a renegotiation. */

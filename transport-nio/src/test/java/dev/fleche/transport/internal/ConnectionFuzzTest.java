@@ -114,7 +114,8 @@ class ConnectionFuzzTest {
         }
         Reactor reactor = REACTORS[choice];
         if (reactor == null) {
-            reactor = new Reactor(options(choice), exchange -> current.dispatched(exchange), OPEN, null, null);
+            reactor = new Reactor(options(choice), exchange -> current.dispatched(exchange), OPEN, null, null,
+                    Connection::new);
             reactor.channelFactory = (socket, listener) -> current.channel;
             reactor.driveFromCallingThread();
             reactor.returnParser(reactor.borrowParser()); // the pool holds one: a leak shows as one fewer
@@ -208,8 +209,7 @@ class ConnectionFuzzTest {
             OPEN.incrementAndGet();
             reactor.now = CLOCK[0];
             connection = new Connection(reactor, null, nextId++);
-            connection.key = key;
-            connection.opened();
+            connection.opened(key);
             int most = STEPS_PER_BYTE * script.message().length + 16;
             for (int n = 0; n < most && channel.readable() && key.isValid(); n++) {
                 step(script.step(n), false);

@@ -1,0 +1,165 @@
+package dev.fleche.transport.internal;
+
+import dev.fleche.transport.TlsInfo;
+import dev.fleche.transport.http1.ProtocolRule;
+import dev.fleche.transport.http1.RequestHead;
+import dev.fleche.transport.internal.accesslog.LogEntry;
+
+import java.nio.channels.SocketChannel;
+
+/**
+ * What a connection tells the world: its reactor's {@link Counters}, the structured {@link Events}, and (in
+ * {@link LoggedTelemetry}, when the server has an access log) the access log. One per connection, never null;
+ * each method is named after what happened, and the connection calls it where it happened. Without an access log
+ * the log's methods here do nothing; events cost one test of a flag decided when the server started. Reactor
+ * thread only.
+ */
+class Telemetry {
+    final long id;
+    private final Counters counters;
+    private final Events events;
+
+    Telemetry(Reactor reactor, long id) {
+        this.id = id;
+        this.counters = reactor.counters;
+        this.events = reactor.events;
+    }
+
+    void opened(SocketChannel socket) {
+        if (events.on()) {
+            events.emit("open", id, "remote=" + socket.socket().getRemoteSocketAddress());
+        }
+    }
+
+    void handshakeDone(TlsInfo tls) {
+        if (events.on()) {
+            events.emit("tls-handshake", id, "protocol=" + tls.protocol() + " cipher=" + tls.cipherSuite()
+                    + " sni=" + tls.sniHostName() + " clientCerts=" + tls.peerCertificates().size());
+        }
+    }
+
+    /** A TLS failure: the client's (bad records, a failed handshake, a renegotiation), so no stack trace. */
+    void tlsFailed(Object state, String message) {
+        if (events.on()) {
+            events.emit("tls-error", id, "state=" + state + " message=\"" + message + "\"");
+        }
+    }
+
+    /** Plain HTTP on the TLS port: the channel answered 400 itself. */
+    void plaintextRefused() {
+        counters.protocolErrors++;
+        counters.refused(Refusal.PLAINTEXT_ON_TLS_PORT);
+        if (events.on()) {
+            events.emit("reject", id, "status=400 reason=\"This port speaks HTTPS\" rule=PLAINTEXT_ON_TLS_PORT");
+        }
+    }
+
+    void read(long n) {
+        counters.bytesRead += n;
+    }
+
+    void written(long n) {
+        counters.bytesWritten += n;
+    }
+
+    void halfClosed() {
+        if (events.on()) {
+            events.emit("half-close", id, null);
+        }
+    }
+
+    void disconnected() {
+        if (events.on()) {
+            events.emit("disconnect", id, null);
+        }
+    }
+
+    /** The first byte of a request head is read at {@code now}. */
+    void headBegins(long now) {
+    }
+
+    /** A request head is complete; returns its access-log entry (for the exchange's fields), or null. */
+    LogEntry requestStarted(RequestHead head, Outbound out) {
+        counters.requests++;
+        if (events.on()) {
+            events.emit("request", id, "method=" + head.method() + " target=" + head.target());
+        }
+        return null;
+    }
+
+    /** {@code n} bytes of the request body arrived. */
+    void bodyBytes(long n) {
+    }
+
+    /** The handler (or its response head) failed: our fault, with its stack trace. */
+    void handlerFailed(Throwable error) {
+        counters.handlerErrors++;
+        Events.warn("handler-error", id, error);
+    }
+
+    /** The connection failed by a fault of ours: with its stack trace. */
+    void failed(RuntimeException error) {
+        Events.warn("connection-error", id, error);
+    }
+
+    /** The handler abandoned its exchange. */
+    void aborted() {
+        counters.handlerErrors++;
+    }
+
+    /** A final response head with {@code status} was framed. */
+    void responded(int status) {
+        counters.responded(status);
+    }
+
+    /** The response of the request in flight is framed whole. */
+    void responseFramed(Outbound out) {
+    }
+
+    /** The parser refused by {@code rule}. */
+    void refused(ProtocolRule rule) {
+        counters.protocolErrors++;
+        counters.refused(rule);
+    }
+
+    /** The transport refused by {@code refusal}; a body too large counts as a protocol error too. */
+    void refused(Refusal refusal) {
+        counters.refused(refusal);
+        if (refusal == Refusal.BODY_TOO_LARGE) {
+            counters.protocolErrors++;
+        }
+    }
+
+    /** A refusal is being answered (or, when the connection already closes, just closes it). */
+    void rejected(int status, String reason, String rule) {
+        if (events.on()) {
+            events.emit("reject", id, "status=" + status + " reason=\"" + reason + "\" rule=" + rule);
+        }
+    }
+
+    /** The refusal by {@code rule} with {@code status} is about to be framed (before its bytes). */
+    void refusalFraming(String rule, int status, Outbound out) {
+    }
+
+    void timedOut(Deadline deadline) {
+        counters.timeouts++;
+        if (events.on()) {
+            events.emit("timeout", id, "phase=" + deadline.phase());
+        }
+    }
+
+    /** An exchange is over: its response is done and its body read, or the connection closed under it. */
+    void exchangeEnded() {
+        counters.exchangesEnded++;
+    }
+
+    /** The connection is closing now: whatever was not written whole is what the client got. */
+    void closing() {
+    }
+
+    void closed(String reason) {
+        if (events.on()) {
+            events.emit("close", id, "reason=" + reason);
+        }
+    }
+}
