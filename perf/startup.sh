@@ -140,12 +140,13 @@ stop() {
 # Jiffies the whole box was busy and in all (/proc/stat's cpu line): "busy total".
 box_ticks() { awk '/^cpu / {print $2 + $3 + $4 + $7 + $8 + $9, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9; exit}' /proc/stat; }
 
-# One start: prints "ms rss_kb loaded_rss_kb anon_kb rps cpu_us other_pct" (ms = spawn to first 200; anon: the
+# One start: prints "ms rss_kb loaded_rss_kb anon_kb rps cpu_us other_pct cpu_ms" (ms = spawn to first 200; cpu_ms:
+# the CPU time the server had used by then, all its threads, which other load on the machine changes less; anon: the
 # idle RssAnon; loaded, rps and cpu_us: RSS after the load, its req/s and the server's CPU µs per response — 0 and
 # "-" unless LOAD_NOW=1; other_pct: the box's CPU, in % of both CPUs, that neither this server nor the probe took
 # from spawn to the idle RSS reading — the other work on the machine)
 one_start() {
-  local name=$1 path=$2 cmd=$3 t0 pid port ms rss anon loaded=0 rps=- responses=0 cpu_us=- b0 a0 b1 a1 own other
+  local name=$1 path=$2 cmd=$3 t0 pid port ms cpu_ms rss anon loaded=0 rps=- responses=0 cpu_us=- b0 a0 b1 a1 own other
   read -r b0 a0 < <(box_ticks)
   t0=$(now_ms)
   read -r pid port < <(spawn "$cmd")
@@ -155,6 +156,7 @@ one_start() {
     sleep 0.01
   done
   ms=$(( $(now_ms) - t0 ))
+  cpu_ms=$(awk -v hz="$(getconf CLK_TCK)" '{print int(($14 + $15) * 1000 / hz)}' "/proc/$pid/stat")
   sleep 2
   rss=$(awk '/^VmRSS/ {print $2}' "/proc/$pid/status" 2>/dev/null || echo 0)
   anon=$(awk '/^RssAnon/ {print $2}' "/proc/$pid/status" 2>/dev/null || echo 0)
@@ -174,7 +176,7 @@ one_start() {
     [ "${responses:-0}" -gt 0 ] && cpu_us=$(( (ticks1 - ticks0) * 1000000 / $(getconf CLK_TCK) / responses ))
   fi
   stop "$pid"
-  echo "$ms $rss $loaded $anon ${rps:--} $cpu_us $other"
+  echo "$ms $rss $loaded $anon ${rps:--} $cpu_us $other $cpu_ms"
 }
 
 # The archives of the -cds and -aot targets: one training start each.
@@ -214,8 +216,8 @@ if [ -n "${COMMAND_OF:-}" ]; then command_of "$COMMAND_OF"; exit 0; fi
 
 median() { sort -n | awk '{a[NR]=$1} END {if (NR%2) print a[(NR+1)/2]; else print int((a[NR/2]+a[NR/2+1])/2)}'; }
 
-table="| target | first 200, median ms | min | max | idle RSS median MB | of it anon / file MB | RSS after load MB | req/s under load | CPU µs/req under load | other load % (median; max) | starts |
-|---|---|---|---|---|---|---|---|---|---|---|"
+table="| target | first 200, median ms | min | max | CPU ms to first 200, median | idle RSS median MB | of it anon / file MB | RSS after load MB | req/s under load | CPU µs/req under load | other load % (median; max) | starts |
+|---|---|---|---|---|---|---|---|---|---|---|---|"
 IFS=, read -ra listed <<< "$TARGETS"
 names=() paths=() cmds=()
 for name in "${listed[@]}"; do
@@ -246,10 +248,11 @@ for name in "${names[@]}"; do
   rps=$(head -1 "$TMP/$name.txt" | cut -d' ' -f5)
   cpu_us=$(head -1 "$TMP/$name.txt" | cut -d' ' -f6)
   other=$(cut -d' ' -f7 "$TMP/$name.txt" | median)
+  cpu_ms=$(cut -d' ' -f8 "$TMP/$name.txt" | median)
   other_max=$(cut -d' ' -f7 "$TMP/$name.txt" | sort -n | tail -1)
   [ "$LOAD" = 0 ] && loaded=- || loaded=$(( loaded / 1024 ))
   table="$table
-| $name | $ms | $min | $max | $(( rss / 1024 )) | $(( anon / 1024 )) / $(( (rss - anon) / 1024 )) | $loaded | $rps | $cpu_us | $other; $other_max | $STARTS |"
+| $name | $ms | $min | $max | $cpu_ms | $(( rss / 1024 )) | $(( anon / 1024 )) / $(( (rss - anon) / 1024 )) | $loaded | $rps | $cpu_us | $other; $other_max | $STARTS |"
 done
 
 size="| image part | MB |

@@ -34,6 +34,7 @@ public record Deployment(ApplicationHandler handler, String basePath, Settings s
      * container serves it: features configured meanwhile (on this thread) see {@link #buildingForFleche()}.
      */
     public static ApplicationHandler handler(Object application) {
+        application = FastStart.apply(application); // FlecheProperties.FAST_START
         BUILDING.set(Boolean.TRUE);
         try {
             return application instanceof Class<?> type
