@@ -94,8 +94,30 @@ free_port() {
 
 service_cp() { (cd "$IMAGE" && ls app/*.jar | LC_ALL=C sort | sed "s|^|$IMAGE/|" | paste -sd: -); }
 
-# NAME -> "PATH<TAB>command with PORT" ; empty when the target cannot run here
+# NAME -> "PATH<TAB>command with PORT" ; empty when the target cannot run here. NAME~X~Y... is NAME with more
+# settings: each X that starts with "-" is a JVM flag (into JAVA_OPTS for the image, after java otherwise), each
+# other X (VAR=value) an environment variable; e.g. service-image-pod~-XX:-UsePerfData~MALLOC_ARENA_MAX=2.
 command_of() {
+  local base=${1%%~*} extra entry cmd envs= flags= x
+  entry=$(plain_command_of "$base") || return 1
+  [ -n "$entry" ] || return 0
+  [ "$base" != "$1" ] || { echo "$entry"; return 0; }
+  IFS='~' read -ra extra <<< "${1#*~}"
+  for x in "${extra[@]}"; do
+    if [[ $x == -* ]]; then flags="$flags $x"; else envs="$envs $x"; fi
+  done
+  cmd=${entry#*	}
+  if [[ $cmd == JAVA_OPTS=* ]]; then
+    cmd="${cmd%% *}${flags// /,} ${cmd#* }"
+  elif [[ $cmd == */bin/todo-service* ]]; then
+    cmd="JAVA_OPTS=${flags# } $cmd" cmd=${cmd// -/,-} cmd=${cmd/JAVA_OPTS=,/JAVA_OPTS=}
+  else
+    cmd="${cmd%% *}$flags ${cmd#* }"
+  fi
+  echo "${entry%%	*}	$cmd${envs:+ ENV:${envs# }}"
+}
+
+plain_command_of() {
   use_build "$1"
   case ${1%@base} in
     fleche-jersey-jar) echo "/hello	$JAVA25 $FLAGS -cp $PERF_JAR dev.fleche.perf.fleche.FlecheJerseyPeer PORT" ;;
@@ -121,11 +143,13 @@ command_of() {
 spawn() {
   local cmd=$1 port words
   port=$(free_port)
+  local envs=()
+  if [[ $cmd == *" ENV:"* ]]; then read -ra envs <<< "${cmd##* ENV:}"; cmd=${cmd% ENV:*}; fi
   read -ra words <<< "${cmd//PORT/$port}"
   if [[ ${words[0]} == JAVA_OPTS=* ]]; then
     words[0]=${words[0]//,/ }
   fi
-  env DRAIN_DELAY_SECONDS=0 DRAIN_GRACE_SECONDS=1 "${words[@]}" > "$TMP/last.log" 2>&1 &
+  env DRAIN_DELAY_SECONDS=0 DRAIN_GRACE_SECONDS=1 "${envs[@]}" "${words[@]}" > "$TMP/last.log" 2>&1 &
   echo "$! $port"
 }
 
@@ -223,7 +247,7 @@ names=() paths=() cmds=()
 for name in "${listed[@]}"; do
   entry=$(command_of "$name" || true)
   if [ -z "$entry" ]; then echo "skipped $name: not built here" >&2; continue; fi
-  train "$name"
+  train "${name%%~*}"
   names+=("$name") paths+=("${entry%%	*}") cmds+=("${entry#*	}")
   : > "$TMP/$name.txt"
 done
