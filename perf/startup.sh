@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # Start-up to first 200, image size and idle RSS of the shipping variants (issue 14). Run on a quiet machine:
 #
-#   perf/startup.sh [--starts N] [--targets a,b,...] [--load S] [--out FILE]
+#   perf/startup.sh [--starts N] [--targets a,b,...] [--load S [--load-rate R]] [--out FILE]
 #
 # Each start: spawn -> the port probed every 10 ms (bash /dev/tcp, no process per probe) -> first "200" on the
 # target's path; then RSS (VmRSS) 2 s later with no traffic; then SIGTERM. The median, min and max over N starts
 # (default 10) go into a Markdown table on stdout (and --out). With --load S (issue 14 asks for 60), the first start
 # of each target also gets S seconds of closed-loop load (the project's LoadGen, 50 connections) on its path, and
-# its RSS is read right after ("RSS after load"), with the load's req/s and the server's CPU per response. Idle RSS
+# its RSS is read right after ("RSS after load"), with the load's req/s and the server's CPU per response; with
+# --load-rate R the load is open loop at R requests/s instead (the same work for every target, so that CPU per
+# response compares even when other work on the machine takes CPU). Targets run in rounds, the order rotated each
+# round; the first round's start of each target gets the load. Idle RSS
 # is also split: "anon" (RssAnon: the process's own memory) and what is left, file pages mapped from the JDK, the
 # jars and the CDS/AOT archive (RssFile + RssShmem: clean, shared between processes of the same image, and dropped
 # first under memory pressure). Archives are made first by one training start each
@@ -39,6 +42,7 @@ ROOT=$(pwd)
 
 STARTS=10
 LOAD=0
+LOAD_RATE=
 TARGETS=fleche-jersey-jar,fleche-jersey-cds,fleche-jersey-aot,fleche-raw,jersey-grizzly,spring,service-jar,service-image,service-image-pod,service-image-g1,service-image-c1,service-image-no-coh
 OUT=
 JAVA25=${JAVA25:-/usr/lib/jvm/temurin-25-jdk-amd64/bin/java}
@@ -50,6 +54,7 @@ while [ $# -gt 0 ]; do
     --out) OUT=$2; shift 2 ;;
     --load) LOAD=$2; shift 2 ;;
     --command) COMMAND_OF=$2; shift 2 ;;
+    --load-rate) LOAD_RATE=$2; shift 2 ;;
     -h|--help) sed -n '2,30p' "$0"; exit 0 ;;
     *) echo "unknown argument: $1" >&2; exit 1 ;;
   esac
@@ -191,7 +196,9 @@ one_start() {
   if [ "${LOAD_NOW:-0}" = 1 ] && [ "$LOAD" != 0 ]; then
     local ticks0 ticks1 log=$TMP/load-$name.log
     ticks0=$(awk '{print $14 + $15}' "/proc/$pid/stat")
+    # shellcheck disable=SC2046
     "$JAVA25" -cp "$PERF_JAR" dev.fleche.perf.loadgen.LoadGen -c 50 -t 1 -d "$LOAD" \
+      $([ -z "$LOAD_RATE" ] || echo "--mode open -R $LOAD_RATE") \
       "http://127.0.0.1:$port$path" > "$log" 2>&1 || echo "load errors: see $log" >&2
     ticks1=$(awk '{print $14 + $15}' "/proc/$pid/stat")
     loaded=$(awk '/^VmRSS/ {print $2}' "/proc/$pid/status" 2>/dev/null || echo 0)
