@@ -20,6 +20,8 @@
 #   fleche-jersey-jar     hello  JDK 25, plain class path (perf/target/fleche-perf.jar)
 #   fleche-jersey-cds     hello  JDK 17, AppCDS archive (-XX:ArchiveClassesAtExit from a training start)
 #   fleche-jersey-aot     hello  JDK 25, AOT cache (-XX:AOTCacheOutput from a training start)
+#   fleche-jersey-aot-fast hello JDK 25, the same with FlecheProperties.FAST_START (FlecheJerseyPeer --fast-start;
+#                                its own AOT cache)
 #   fleche-raw            hello  JDK 25, the raw Fleche transport: examples/transport-hello on its two jars (the
 #                                perf jar's FlecheRawPeer is not used: its 15 MB jar and Jackson would be timed too)
 #   jersey-grizzly        hello  JDK 25, perf/peers/jersey-grizzly (built by perf/bench.sh)
@@ -33,6 +35,13 @@
 #   service-image-no-coh  service the pod's, without -XX:+UseCompactObjectHeaders (is it worth it?): the image built
 #                         again with COMPACT_HEADERS=off, with its own AOT cache (a cache made with compact headers
 #                         is refused by a JVM without them)
+# NAME@base: NAME from a copy of an earlier build in $BASE (default perf/results/tmp/startup/base: image/ and
+# fleche-perf.jar), with its own archives, to time a change side by side with the build before it.
+# NAME~X~Y: NAME with more settings, each X a JVM flag ("-...") or an environment variable (VAR=value).
+# Columns besides the times: CPU ms to first 200 (the server's CPU time by then, all threads: less sensitive than the
+# wall clock to other work on the machine) and other load % (the share of both CPUs that neither the server nor the
+# probe took during the start: the machine's other work; BENCHMARKS.md asks for < 5 %).
+# perf/startup.sh --command NAME prints NAME's path and command (perf/startup-profile.sh uses it).
 # Needs: perf/target/fleche-perf.jar and the transport-hello jars (mvn -B -DskipTests package -pl
 # perf,examples/transport-hello -am) and the image
 # (mvn -B -Pimage -DskipTests package -pl examples/service -am); missing peers are skipped with a note.
@@ -55,7 +64,7 @@ while [ $# -gt 0 ]; do
     --load) LOAD=$2; shift 2 ;;
     --command) COMMAND_OF=$2; shift 2 ;;
     --load-rate) LOAD_RATE=$2; shift 2 ;;
-    -h|--help) sed -n '2,30p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,50p' "$0"; exit 0 ;;
     *) echo "unknown argument: $1" >&2; exit 1 ;;
   esac
 done
@@ -296,7 +305,8 @@ if [ -d "$IMAGE" ]; then
   size="$size
 | **total** | **$(du -sm "$IMAGE" | cut -f1)** |"
 fi
-use_build "${names[0]:-x}"
+for name in "${names[@]}" x; do [[ $name == *@base* ]] || break; done
+use_build "$name" # the image directory below: this build's unless only @base targets ran
 report="## Start-up (perf/startup.sh --starts $STARTS --load $LOAD, $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) CPUs, commit $(git rev-parse --short HEAD)$(git diff --quiet HEAD || echo +changes), load average $(cut -d' ' -f1-3 /proc/loadavg) at the end)
 
 $table
