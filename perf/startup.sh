@@ -64,7 +64,7 @@ while [ $# -gt 0 ]; do
     --load) LOAD=$2; shift 2 ;;
     --command) COMMAND_OF=$2; shift 2 ;;
     --load-rate) LOAD_RATE=$2; shift 2 ;;
-    -h|--help) sed -n '2,50p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d'; exit 0 ;;
     *) echo "unknown argument: $1" >&2; exit 1 ;;
   esac
 done
