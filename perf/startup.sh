@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # Start-up to first 200, image size and idle RSS of the shipping variants (issue 14). Run on a quiet machine:
 #
-#   perf/startup.sh [--starts N] [--targets a,b,...] [--load S] [--out FILE]
+#   perf/startup.sh [--starts N] [--targets a,b,...] [--load S [--load-rate R]] [--out FILE]
 #
 # Each start: spawn -> the port probed every 10 ms (bash /dev/tcp, no process per probe) -> first "200" on the
 # target's path; then RSS (VmRSS) 2 s later with no traffic; then SIGTERM. The median, min and max over N starts
 # (default 10) go into a Markdown table on stdout (and --out). With --load S (issue 14 asks for 60), the first start
 # of each target also gets S seconds of closed-loop load (the project's LoadGen, 50 connections) on its path, and
-# its RSS is read right after ("RSS after load"), with the load's req/s and the server's CPU per response. Idle RSS
+# its RSS is read right after ("RSS after load"), with the load's req/s and the server's CPU per response; with
+# --load-rate R the load is open loop at R requests/s instead (the same work for every target, so that CPU per
+# response compares even when other work on the machine takes CPU). Targets run in rounds, the order rotated each
+# round; the first round's start of each target gets the load. Idle RSS
 # is also split: "anon" (RssAnon: the process's own memory) and what is left, file pages mapped from the JDK, the
 # jars and the CDS/AOT archive (RssFile + RssShmem: clean, shared between processes of the same image, and dropped
 # first under memory pressure). Archives are made first by one training start each
@@ -17,6 +20,8 @@
 #   fleche-jersey-jar     hello  JDK 25, plain class path (perf/target/fleche-perf.jar)
 #   fleche-jersey-cds     hello  JDK 17, AppCDS archive (-XX:ArchiveClassesAtExit from a training start)
 #   fleche-jersey-aot     hello  JDK 25, AOT cache (-XX:AOTCacheOutput from a training start)
+#   fleche-jersey-aot-fast hello JDK 25, the same with FlecheProperties.FAST_START (FlecheJerseyPeer --fast-start;
+#                                its own AOT cache)
 #   fleche-raw            hello  JDK 25, the raw Fleche transport: examples/transport-hello on its two jars (the
 #                                perf jar's FlecheRawPeer is not used: its 15 MB jar and Jackson would be timed too)
 #   jersey-grizzly        hello  JDK 25, perf/peers/jersey-grizzly (built by perf/bench.sh)
@@ -30,6 +35,13 @@
 #   service-image-no-coh  service the pod's, without -XX:+UseCompactObjectHeaders (is it worth it?): the image built
 #                         again with COMPACT_HEADERS=off, with its own AOT cache (a cache made with compact headers
 #                         is refused by a JVM without them)
+# NAME@base: NAME from a copy of an earlier build in $BASE (default perf/results/tmp/startup/base: image/ and
+# fleche-perf.jar), with its own archives, to time a change side by side with the build before it.
+# NAME~X~Y: NAME with more settings, each X a JVM flag ("-...") or an environment variable (VAR=value).
+# Columns besides the times: CPU ms to first 200 (the server's CPU time by then, all threads: less sensitive than the
+# wall clock to other work on the machine) and other load % (the share of both CPUs that neither the server nor the
+# probe took during the start: the machine's other work; BENCHMARKS.md asks for < 5 %).
+# perf/startup.sh --command NAME prints NAME's path and command (perf/startup-profile.sh uses it).
 # Needs: perf/target/fleche-perf.jar and the transport-hello jars (mvn -B -DskipTests package -pl
 # perf,examples/transport-hello -am) and the image
 # (mvn -B -Pimage -DskipTests package -pl examples/service -am); missing peers are skipped with a note.
@@ -39,6 +51,7 @@ ROOT=$(pwd)
 
 STARTS=10
 LOAD=0
+LOAD_RATE=
 TARGETS=fleche-jersey-jar,fleche-jersey-cds,fleche-jersey-aot,fleche-raw,jersey-grizzly,spring,service-jar,service-image,service-image-pod,service-image-g1,service-image-c1,service-image-no-coh
 OUT=
 JAVA25=${JAVA25:-/usr/lib/jvm/temurin-25-jdk-amd64/bin/java}
@@ -49,13 +62,27 @@ while [ $# -gt 0 ]; do
     --targets) TARGETS=$2; shift 2 ;;
     --out) OUT=$2; shift 2 ;;
     --load) LOAD=$2; shift 2 ;;
-    -h|--help) sed -n '2,30p' "$0"; exit 0 ;;
+    --command) COMMAND_OF=$2; shift 2 ;;
+    --load-rate) LOAD_RATE=$2; shift 2 ;;
+    -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d'; exit 0 ;;
     *) echo "unknown argument: $1" >&2; exit 1 ;;
   esac
 done
 TMP=$ROOT/perf/results/tmp/startup
+# A copy of an earlier build to time side by side with this one: BASE/image (the service image) and
+# BASE/fleche-perf.jar; a target named NAME@base runs NAME from there (with its own archives).
+BASE=${BASE:-$TMP/base}
 IMAGE=$ROOT/examples/service/target/image
 PERF_JAR=$ROOT/perf/target/fleche-perf.jar
+SUFFIX=
+# Points IMAGE, PERF_JAR and the archives' SUFFIX at this build or, for NAME@base, at BASE.
+use_build() {
+  if [[ $1 == *@base ]]; then
+    IMAGE=$BASE/image PERF_JAR=$BASE/fleche-perf.jar SUFFIX=-base
+  else
+    IMAGE=$ROOT/examples/service/target/image PERF_JAR=$ROOT/perf/target/fleche-perf.jar SUFFIX=
+  fi
+}
 RAW_CP=$ROOT/examples/transport-hello/target/fleche-example-transport-hello-0.1.0-SNAPSHOT.jar:$ROOT/transport-nio/target/fleche-transport-nio-0.1.0-SNAPSHOT.jar
 mkdir -p "$TMP"
 FLAGS="-Xms64m -Xmx512m"
@@ -74,19 +101,43 @@ probe() {
 }
 
 free_port() {
-  local port=$(( 20000 + RANDOM % 20000 ))
+  local port=$(( 29000 + RANDOM % 1000 ))
   while [ "$(probe "$port" /)" != 000 ]; do port=$(( port + 1 )); done
   echo "$port"
 }
 
 service_cp() { (cd "$IMAGE" && ls app/*.jar | LC_ALL=C sort | sed "s|^|$IMAGE/|" | paste -sd: -); }
 
-# NAME -> "PATH<TAB>command with PORT" ; empty when the target cannot run here
+# NAME -> "PATH<TAB>command with PORT" ; empty when the target cannot run here. NAME~X~Y... is NAME with more
+# settings: each X that starts with "-" is a JVM flag (into JAVA_OPTS for the image, after java otherwise), each
+# other X (VAR=value) an environment variable; e.g. service-image-pod~-XX:-UsePerfData~MALLOC_ARENA_MAX=2.
 command_of() {
-  case $1 in
+  local base=${1%%~*} extra entry cmd envs= flags= x
+  entry=$(plain_command_of "$base") || return 1
+  [ -n "$entry" ] || return 0
+  [ "$base" != "$1" ] || { echo "$entry"; return 0; }
+  IFS='~' read -ra extra <<< "${1#*~}"
+  for x in "${extra[@]}"; do
+    if [[ $x == -* ]]; then flags="$flags $x"; else envs="$envs $x"; fi
+  done
+  cmd=${entry#*	}
+  if [[ $cmd == JAVA_OPTS=* ]]; then
+    cmd="${cmd%% *}${flags// /,} ${cmd#* }"
+  elif [[ $cmd == */bin/todo-service* ]]; then
+    cmd="JAVA_OPTS=${flags# } $cmd" cmd=${cmd// -/,-} cmd=${cmd/JAVA_OPTS=,/JAVA_OPTS=}
+  else
+    cmd="${cmd%% *}$flags ${cmd#* }"
+  fi
+  echo "${entry%%	*}	$cmd${envs:+ ENV:${envs# }}"
+}
+
+plain_command_of() {
+  use_build "$1"
+  case ${1%@base} in
     fleche-jersey-jar) echo "/hello	$JAVA25 $FLAGS -cp $PERF_JAR dev.fleche.perf.fleche.FlecheJerseyPeer PORT" ;;
-    fleche-jersey-cds) echo "/hello	$JAVA17 $FLAGS -XX:SharedArchiveFile=$TMP/hello.jsa -cp $PERF_JAR dev.fleche.perf.fleche.FlecheJerseyPeer PORT" ;;
-    fleche-jersey-aot) echo "/hello	$JAVA25 $FLAGS -XX:AOTCache=$TMP/hello.aot -cp $PERF_JAR dev.fleche.perf.fleche.FlecheJerseyPeer PORT" ;;
+    fleche-jersey-cds) echo "/hello	$JAVA17 $FLAGS -XX:SharedArchiveFile=$TMP/hello$SUFFIX.jsa -cp $PERF_JAR dev.fleche.perf.fleche.FlecheJerseyPeer PORT" ;;
+    fleche-jersey-aot) echo "/hello	$JAVA25 $FLAGS -XX:AOTCache=$TMP/hello$SUFFIX.aot -cp $PERF_JAR dev.fleche.perf.fleche.FlecheJerseyPeer PORT" ;;
+    fleche-jersey-aot-fast) echo "/hello	$JAVA25 $FLAGS -XX:AOTCache=$TMP/hello-fast$SUFFIX.aot -cp $PERF_JAR dev.fleche.perf.fleche.FlecheJerseyPeer PORT --fast-start" ;;
     fleche-raw) echo "/hello	$JAVA25 $FLAGS -cp $RAW_CP dev.fleche.examples.transporthello.TransportHelloServer PORT" ;;
     jersey-grizzly|spring)
       local jar=$ROOT/perf/peers/$1/target/$1-peer.jar
@@ -106,11 +157,13 @@ command_of() {
 spawn() {
   local cmd=$1 port words
   port=$(free_port)
+  local envs=()
+  if [[ $cmd == *" ENV:"* ]]; then read -ra envs <<< "${cmd##* ENV:}"; cmd=${cmd% ENV:*}; fi
   read -ra words <<< "${cmd//PORT/$port}"
   if [[ ${words[0]} == JAVA_OPTS=* ]]; then
     words[0]=${words[0]//,/ }
   fi
-  env DRAIN_DELAY_SECONDS=0 DRAIN_GRACE_SECONDS=1 "${words[@]}" > "$TMP/last.log" 2>&1 &
+  env DRAIN_DELAY_SECONDS=0 DRAIN_GRACE_SECONDS=1 "${envs[@]}" "${words[@]}" > "$TMP/last.log" 2>&1 &
   echo "$! $port"
 }
 
@@ -122,11 +175,17 @@ stop() {
   wait "$pid" 2>/dev/null || true
 }
 
-# One start: prints "ms rss_kb loaded_rss_kb anon_kb rps cpu_us" (ms = spawn to first 200; anon: the idle
-# RssAnon; loaded, rps and cpu_us: RSS after the load, its req/s and the server's CPU µs per response — 0 and "-"
-# unless LOAD_NOW=1)
+# Jiffies the whole box was busy and in all (/proc/stat's cpu line): "busy total".
+box_ticks() { awk '/^cpu / {print $2 + $3 + $4 + $7 + $8 + $9, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9; exit}' /proc/stat; }
+
+# One start: prints "ms rss_kb loaded_rss_kb anon_kb rps cpu_us other_pct cpu_ms" (ms = spawn to first 200; cpu_ms:
+# the CPU time the server had used by then, all its threads, which other load on the machine changes less; anon: the
+# idle RssAnon; loaded, rps and cpu_us: RSS after the load, its req/s and the server's CPU µs per response — 0 and
+# "-" unless LOAD_NOW=1; other_pct: the box's CPU, in % of both CPUs, that neither this server nor the probe took
+# from spawn to the idle RSS reading — the other work on the machine)
 one_start() {
-  local name=$1 path=$2 cmd=$3 t0 pid port ms rss anon loaded=0 rps=- responses=0 cpu_us=-
+  local name=$1 path=$2 cmd=$3 t0 pid port ms cpu_ms rss anon loaded=0 rps=- responses=0 cpu_us=- b0 a0 b1 a1 own other
+  read -r b0 a0 < <(box_ticks)
   t0=$(now_ms)
   read -r pid port < <(spawn "$cmd")
   while [ "$(probe "$port" "$path")" != 200 ]; do
@@ -135,13 +194,20 @@ one_start() {
     sleep 0.01
   done
   ms=$(( $(now_ms) - t0 ))
+  cpu_ms=$(awk -v hz="$(getconf CLK_TCK)" '{print int(($14 + $15) * 1000 / hz)}' "/proc/$pid/stat")
   sleep 2
   rss=$(awk '/^VmRSS/ {print $2}' "/proc/$pid/status" 2>/dev/null || echo 0)
   anon=$(awk '/^RssAnon/ {print $2}' "/proc/$pid/status" 2>/dev/null || echo 0)
+  own=$(awk '{print $14 + $15}' "/proc/$pid/stat")
+  read -r b1 a1 < <(box_ticks)
+  other=$(( a1 > a0 ? (b1 - b0 - own) * 100 / (a1 - a0) : 0 ))
+  [ "$other" -ge 0 ] || other=0
   if [ "${LOAD_NOW:-0}" = 1 ] && [ "$LOAD" != 0 ]; then
     local ticks0 ticks1 log=$TMP/load-$name.log
     ticks0=$(awk '{print $14 + $15}' "/proc/$pid/stat")
+    # shellcheck disable=SC2046
     "$JAVA25" -cp "$PERF_JAR" dev.fleche.perf.loadgen.LoadGen -c 50 -t 1 -d "$LOAD" \
+      $([ -z "$LOAD_RATE" ] || echo "--mode open -R $LOAD_RATE") \
       "http://127.0.0.1:$port$path" > "$log" 2>&1 || echo "load errors: see $log" >&2
     ticks1=$(awk '{print $14 + $15}' "/proc/$pid/stat")
     loaded=$(awk '/^VmRSS/ {print $2}' "/proc/$pid/status" 2>/dev/null || echo 0)
@@ -150,21 +216,24 @@ one_start() {
     [ "${responses:-0}" -gt 0 ] && cpu_us=$(( (ticks1 - ticks0) * 1000000 / $(getconf CLK_TCK) / responses ))
   fi
   stop "$pid"
-  echo "$ms $rss $loaded $anon ${rps:--} $cpu_us"
+  echo "$ms $rss $loaded $anon ${rps:--} $cpu_us $other $cpu_ms"
 }
 
 # The archives of the -cds and -aot targets: one training start each.
 train() {
-  local name=$1 record cmd pid port
-  case $name in
-    fleche-jersey-cds) [ "$TMP/hello.jsa" -nt "$PERF_JAR" ] && return 0 # made from this jar
-      record="$JAVA17 $FLAGS -XX:ArchiveClassesAtExit=$TMP/hello.jsa" ;;
-    fleche-jersey-aot) [ "$TMP/hello.aot" -nt "$PERF_JAR" ] && return 0
-      record="$JAVA25 $FLAGS -XX:AOTCacheOutput=$TMP/hello.aot" ;;
+  local name=$1 record cmd pid port args=
+  use_build "$name"
+  case ${name%@base} in
+    fleche-jersey-cds) [ "$TMP/hello$SUFFIX.jsa" -nt "$PERF_JAR" ] && return 0 # made from this jar
+      record="$JAVA17 $FLAGS -XX:ArchiveClassesAtExit=$TMP/hello$SUFFIX.jsa" ;;
+    fleche-jersey-aot) [ "$TMP/hello$SUFFIX.aot" -nt "$PERF_JAR" ] && return 0
+      record="$JAVA25 $FLAGS -XX:AOTCacheOutput=$TMP/hello$SUFFIX.aot" ;;
+    fleche-jersey-aot-fast) [ "$TMP/hello-fast$SUFFIX.aot" -nt "$PERF_JAR" ] && return 0
+      record="$JAVA25 $FLAGS -XX:AOTCacheOutput=$TMP/hello-fast$SUFFIX.aot" args=--fast-start ;;
     service-image-no-coh) build_image_no_coh; return ;;
     *) return 0 ;;
   esac
-  cmd="$record -cp $PERF_JAR dev.fleche.perf.fleche.FlecheJerseyPeer PORT"
+  cmd="$record -cp $PERF_JAR dev.fleche.perf.fleche.FlecheJerseyPeer PORT $args"
   read -r pid port < <(spawn "$cmd")
   until [ "$(probe "$port" /hello)" = 200 ]; do kill -0 "$pid" || return 1; sleep 0.05; done
   for _ in $(seq 1 20); do probe "$port" /hello > /dev/null; probe "$port" /json > /dev/null; done
@@ -183,21 +252,33 @@ build_image_no_coh() {
   echo "built service-image-no-coh" >&2
 }
 
+if [ -n "${COMMAND_OF:-}" ]; then command_of "$COMMAND_OF"; exit 0; fi
+
 median() { sort -n | awk '{a[NR]=$1} END {if (NR%2) print a[(NR+1)/2]; else print int((a[NR/2]+a[NR/2+1])/2)}'; }
 
-table="| target | first 200, median ms | min | max | idle RSS median MB | of it anon / file MB | RSS after load MB | req/s under load | CPU µs/req under load | starts |
-|---|---|---|---|---|---|---|---|---|---|"
-IFS=, read -ra names <<< "$TARGETS"
-for name in "${names[@]}"; do
+table="| target | first 200, median ms | min | max | CPU ms to first 200, median | idle RSS median MB | of it anon / file MB | RSS after load MB | req/s under load | CPU µs/req under load | other load % (median; max) | starts |
+|---|---|---|---|---|---|---|---|---|---|---|---|"
+IFS=, read -ra listed <<< "$TARGETS"
+names=() paths=() cmds=()
+for name in "${listed[@]}"; do
   entry=$(command_of "$name" || true)
   if [ -z "$entry" ]; then echo "skipped $name: not built here" >&2; continue; fi
-  path=${entry%%	*} cmd=${entry#*	}
-  train "$name"
+  train "${name%%~*}"
+  names+=("$name") paths+=("${entry%%	*}") cmds+=("${entry#*	}")
   : > "$TMP/$name.txt"
-  for i in $(seq 1 "$STARTS"); do
-    LOAD_NOW=$([ "$i" = 1 ] && echo 1 || echo 0) one_start "$name" "$path" "$cmd" >> "$TMP/$name.txt"
+done
+# Rounds: every target once per round, the order rotated each round (A B C, B C A, C A B, ...), so that a change
+# in the machine's other load falls on all of them alike; the first round also gets the load (--load).
+n=${#names[@]}
+for i in $(seq 1 "$STARTS"); do
+  for k in $(seq 0 $(( n - 1 ))); do
+    j=$(( (k + i - 1) % n ))
+    name=${names[$j]}
+    LOAD_NOW=$([ "$i" = 1 ] && echo 1 || echo 0) one_start "$name" "${paths[$j]}" "${cmds[$j]}" >> "$TMP/$name.txt"
     echo "$name start $i/$STARTS: $(tail -1 "$TMP/$name.txt")" >&2
   done
+done
+for name in "${names[@]}"; do
   ms=$(cut -d' ' -f1 "$TMP/$name.txt" | median)
   min=$(cut -d' ' -f1 "$TMP/$name.txt" | sort -n | head -1)
   max=$(cut -d' ' -f1 "$TMP/$name.txt" | sort -n | tail -1)
@@ -206,9 +287,12 @@ for name in "${names[@]}"; do
   loaded=$(head -1 "$TMP/$name.txt" | cut -d' ' -f3)
   rps=$(head -1 "$TMP/$name.txt" | cut -d' ' -f5)
   cpu_us=$(head -1 "$TMP/$name.txt" | cut -d' ' -f6)
+  other=$(cut -d' ' -f7 "$TMP/$name.txt" | median)
+  cpu_ms=$(cut -d' ' -f8 "$TMP/$name.txt" | median)
+  other_max=$(cut -d' ' -f7 "$TMP/$name.txt" | sort -n | tail -1)
   [ "$LOAD" = 0 ] && loaded=- || loaded=$(( loaded / 1024 ))
   table="$table
-| $name | $ms | $min | $max | $(( rss / 1024 )) | $(( anon / 1024 )) / $(( (rss - anon) / 1024 )) | $loaded | $rps | $cpu_us | $STARTS |"
+| $name | $ms | $min | $max | $cpu_ms | $(( rss / 1024 )) | $(( anon / 1024 )) / $(( (rss - anon) / 1024 )) | $loaded | $rps | $cpu_us | $other; $other_max | $STARTS |"
 done
 
 size="| image part | MB |
@@ -221,7 +305,9 @@ if [ -d "$IMAGE" ]; then
   size="$size
 | **total** | **$(du -sm "$IMAGE" | cut -f1)** |"
 fi
-report="## Start-up (perf/startup.sh --starts $STARTS --load $LOAD, $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) CPUs)
+for name in "${names[@]}" x; do [[ $name == *@base* ]] || break; done
+use_build "$name" # the image directory below: this build's unless only @base targets ran
+report="## Start-up (perf/startup.sh --starts $STARTS --load $LOAD, $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) CPUs, commit $(git rev-parse --short HEAD)$(git diff --quiet HEAD || echo +changes), load average $(cut -d' ' -f1-3 /proc/loadavg) at the end)
 
 $table
 

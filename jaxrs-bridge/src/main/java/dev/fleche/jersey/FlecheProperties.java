@@ -37,6 +37,11 @@ package dev.fleche.jersey;
  *       {@code Content-Length} says so. By default a body the application streams (a multi-GiB upload) has no
  *       limit; what Fleche itself buffers is bounded by the transport's own settings. Overrides
  *       {@code ServerOptions.maxBodyBytes}</td></tr>
+ *   <tr><td>{@value #FAST_START}</td><td>Boolean</td><td>false</td><td>the closed-world preset: Jersey's
+ *       auto-discovery and {@code META-INF/services} lookup, WADL and the start-up validation of the resource model
+ *       off (each only where the application does not set that Jersey property itself), for a faster start. The
+ *       application must then register what it uses: features that auto-discovery would add, entity providers
+ *       that jars list as services. Read from the {@code Application} instance's properties.</td></tr>
  *   <tr><td>{@value #SERVER_OPTIONS}</td><td>{@link dev.fleche.transport.ServerOptions}</td><td>defaults</td><td>the
  *       transport settings where no other way to pass them exists (test container, {@code SeBootstrap}); the
  *       address still comes from the URI or bootstrap configuration</td></tr>
@@ -78,6 +83,8 @@ public final class FlecheProperties {
     public static final String MAX_REQUEST_BODY_BYTES = "fleche.jersey.maxRequestBodyBytes";
     /** The limit in bytes of a request entity Jersey reads into memory whole (10 MiB by default; {@code -1}: none). */
     public static final String MAX_BUFFERED_ENTITY_BYTES = "fleche.jersey.maxBufferedEntityBytes";
+    /** The closed-world start-up preset (see the table; {@code internal.FastStart} lists what it sets). */
+    public static final String FAST_START = "fleche.jersey.fastStart";
     /** Transport settings for the test container and {@code SeBootstrap}. */
     public static final String SERVER_OPTIONS = "fleche.jersey.serverOptions";
 

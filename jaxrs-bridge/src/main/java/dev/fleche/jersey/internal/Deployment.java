@@ -37,9 +37,10 @@ public record Deployment(ApplicationHandler handler, String basePath, Settings s
      * marked as served by the Fleche container ({@value #FLECHE_CONTAINER}).
      */
     public static ApplicationHandler handler(Object application) {
-        ResourceConfig config = application instanceof Class<?> type
+        Object app = FastStart.apply(application); // FlecheProperties.FAST_START
+        ResourceConfig config = app instanceof Class<?> type
                 ? ResourceConfig.forApplicationClass(type.asSubclass(jakarta.ws.rs.core.Application.class))
-                : ResourceConfig.forApplication((jakarta.ws.rs.core.Application) application);
+                : ResourceConfig.forApplication((jakarta.ws.rs.core.Application) app);
         config.property(FLECHE_CONTAINER, Boolean.TRUE);
         return new ApplicationHandler(config);
     }

@@ -3,6 +3,7 @@ package dev.fleche.perf.fleche;
 import dev.fleche.jersey.FlecheHttpServer;
 import dev.fleche.jersey.FlecheHttpServerFactory;
 import dev.fleche.jersey.FlecheMetrics;
+import dev.fleche.jersey.FlecheProperties;
 import dev.fleche.jersey.FlecheRequestIds;
 import dev.fleche.perf.app.BenchApplication;
 import dev.fleche.perf.app.BenchResource;
@@ -25,7 +26,7 @@ import java.util.logging.Logger;
 /**
  * Benchmark target: the shared {@link BenchApplication} on Fleche's Jersey container.
  *
- * <p>Usage: {@code FlecheJerseyPeer PORT [--nonblocking] [--access-log] [--metrics] [--request-ids] [HOST]
+ * <p>Usage: {@code FlecheJerseyPeer PORT [--nonblocking] [--access-log] [--metrics] [--request-ids] [--fast-start] [HOST]
  * [--tls KEYSTORE PASSWORD]}; prints {@code READY <port>} once listening. With {@code --tls} (see {@link PeerTls})
  * it serves HTTPS at an {@code https} base URI, the transport options carrying the key's {@code SSLContext} (TLS
  * defaults otherwise). With {@code --nonblocking} the application serves {@link NonBlockingBenchResource} in place
@@ -38,7 +39,9 @@ import java.util.logging.Logger;
  *       jersey-micrometer's per-method timer), as a user would set it up; nothing scrapes it during a run;</li>
  *   <li>{@code --request-ids}: {@link FlecheRequestIds} (X-Request-Id kept or generated and echoed, W3C trace
  *       context parsed when {@code traceparent} is sent).</li>
- * </ul> Transport settings are the defaults but
+ * </ul> {@code --fast-start} sets {@link FlecheProperties#FAST_START} (the closed-world start-up preset; the
+ * application registers its JSON provider itself), for {@code perf/startup.sh}'s {@code fleche-jersey-aot-fast}.
+ * Transport settings are the defaults but
  * for the accept backlog, 4096 as for every peer, and the request body limit (none, instead of 64 MiB, so that the
  * upload scenario's 1 GiB is not refused). Logging: WARNING and above.
  */
@@ -53,6 +56,7 @@ public final class FlecheJerseyPeer {
         boolean accessLog = false;
         boolean metrics = false;
         boolean requestIds = false;
+        boolean fastStart = false;
         String host = "127.0.0.1";
         PeerTls tls = PeerTls.fromArgs(args);
         for (int i = 1; i < args.length; i++) {
@@ -61,6 +65,7 @@ public final class FlecheJerseyPeer {
                 case "--access-log" -> accessLog = true;
                 case "--metrics" -> metrics = true;
                 case "--request-ids" -> requestIds = true;
+                case "--fast-start" -> fastStart = true;
                 case PeerTls.OPTION -> i += 2; // KEYSTORE PASSWORD
                 default -> host = args[i];
             }
@@ -73,6 +78,9 @@ public final class FlecheJerseyPeer {
         }
         if (requestIds) {
             config.register(FlecheRequestIds.class);
+        }
+        if (fastStart) {
+            config.property(FlecheProperties.FAST_START, true);
         }
         ServerOptions.Builder builder = ServerOptions.builder().address(host, port).backlog(4096)
                 .maxBodyBytes(Long.MAX_VALUE);

@@ -5,6 +5,7 @@ import dev.fleche.examples.todo.TodoStore;
 import dev.fleche.jersey.FlecheHttpServer;
 import dev.fleche.jersey.FlecheHttpServerFactory;
 import dev.fleche.jersey.FlecheMetrics;
+import dev.fleche.jersey.FlecheProperties;
 import dev.fleche.jersey.FlecheRequestIds;
 import dev.fleche.jersey.Health;
 import dev.fleche.jersey.HealthCheck;
@@ -73,7 +74,9 @@ public final class TodoService {
                 .property(MetricsResource.REGISTRY, registry)
                 // The image's runtime has no java.desktop (build-image.sh): Jersey's default RenderedImage body
                 // provider needs it, and would otherwise warn at every start that it is unavailable.
-                .property(CommonProperties.PROVIDER_DEFAULT_DISABLE, "RENDEREDIMAGE");
+                .property(CommonProperties.PROVIDER_DEFAULT_DISABLE, "RENDEREDIMAGE")
+                // Closed world (issue 26): everything it uses is registered above; FLECHE_FAST_START=off turns it off.
+                .property(FlecheProperties.FAST_START, !"off".equals(System.getenv("FLECHE_FAST_START")));
     }
 
     /** Starts the service with {@code config} on one process's {@code store}: listening when this returns. */
