@@ -45,7 +45,7 @@ public final class RequestBodyException extends IOException {
     }
 
     @Override
-    public synchronized Throwable fillInStackTrace() {
+    public Throwable fillInStackTrace() {
         return this; // an expected event: no stack trace to capture
     }
 
