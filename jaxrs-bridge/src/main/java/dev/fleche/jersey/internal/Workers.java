@@ -79,14 +79,9 @@ public abstract class Workers {
         if (factory != null && virtualSetting != null && virtualWanted) {
             return new PerTask(task -> startThread(factory, task), limit, "one thread per request from " + factory);
         }
-        ExecutorService virtual = factory == null && virtualWanted ? VirtualThreads.newPerTaskExecutor() : null;
+        ThreadFactory virtual = factory == null && virtualWanted ? VirtualThreads.factory() : null;
         if (virtual != null) {
-            return new PerTask(virtual::execute, limit, "virtual threads") {
-                @Override
-                public void shutdown() {
-                    virtual.shutdown();
-                }
-            };
+            return new PerTask(task -> startThread(virtual, task), limit, "virtual threads");
         }
         int threads = Settings.integer(properties, FlecheProperties.WORKER_THREADS,
                 Math.max(16, 4 * Runtime.getRuntime().availableProcessors()), 1);
@@ -241,6 +236,7 @@ public abstract class Workers {
         private final Semaphore permits;
         private final int limit;
         private final String description;
+        private volatile boolean shutDown;
 
         PerTask(Starter starter, int limit, String description) {
             this.starter = starter;
@@ -251,7 +247,7 @@ public abstract class Workers {
 
         @Override
         public boolean tryExecute(Runnable task) {
-            if (!permits.tryAcquire()) {
+            if (shutDown || !permits.tryAcquire()) {
                 return false;
             }
             Runnable guarded = () -> {
@@ -272,7 +268,7 @@ public abstract class Workers {
 
         @Override
         public void shutdown() {
-            // threads end with their request
+            shutDown = true; // threads end with their request
         }
 
         @Override
@@ -354,6 +350,21 @@ public abstract class Workers {
         /** Whether this runtime has virtual threads (Java 21+). */
         static boolean available() {
             return Runtime.version().feature() >= 21;
+        }
+
+        /**
+         * {@code Thread.ofVirtual().factory()}: unnamed virtual threads, or null on a runtime without them. Threads
+         * come straight from it, not from {@code Executors.newVirtualThreadPerTaskExecutor()}, whose executor adds
+         * every thread to a shared set and removes it again: two writes per request to memory that every core
+         * shares, for a bookkeeping {@link PerTask}'s permits already do.
+         */
+        static ThreadFactory factory() {
+            try {
+                Object builder = Thread.class.getMethod("ofVirtual").invoke(null);
+                return (ThreadFactory) Class.forName("java.lang.Thread$Builder").getMethod("factory").invoke(builder);
+            } catch (ReflectiveOperationException | RuntimeException e) {
+                return null;
+            }
         }
 
         /** {@code Executors.newVirtualThreadPerTaskExecutor()}, or null on a runtime without virtual threads. */
