@@ -51,6 +51,10 @@ final class Options {
               --flags "..."       JVM flags, identical for every target (default "-Xms512m -Xmx512m")
               --java PATH         java binary for the targets (default: the harness's own)
               --pin S:W           taskset: servers on CPUs S, wrk on CPUs W (e.g. 0:1)
+              --cores N           multi-core mode: servers on CPUs 0..N-1, the generator on every other CPU
+                                  with one thread each (at most 8), 256 connections; what --pin, --threads and
+                                  --connections set, which win when given too
+              --connections C     connections of hello, json, echo, pipeline and the TLS throughput runs (default 100)
               --port P            first port to try (default 18080)
               --out DIR           where results go (default perf/results)
               --no-gc             do not sample GC and heap (jstat, jcmd)
@@ -71,6 +75,9 @@ final class Options {
     double jitWarmup = 0;
     double duration = 30;
     int threads = 2;
+    int connections = 100;
+    /** {@code --cores}: 0 when not given. */
+    int cores;
     String generator = "auto";
     int rate = 5000;
     int longPoll = 10_000;
@@ -96,6 +103,8 @@ final class Options {
         boolean warmup = false;
         boolean duration = false;
         boolean longPoll = false;
+        boolean threads = false;
+        boolean connections = false;
         boolean idle = false;
         boolean sse = false;
         boolean transferBytes = false;
@@ -117,7 +126,7 @@ final class Options {
                 case "--warmup" -> { o.warmup = seconds(a, args[++i], 0); warmup = true; }
                 case "--jit-warmup" -> o.jitWarmup = seconds(a, args[++i], 0);
                 case "--duration" -> { o.duration = seconds(a, args[++i], 0.1); duration = true; }
-                case "--threads" -> o.threads = positive(a, args[++i]);
+                case "--threads" -> { o.threads = positive(a, args[++i]); threads = true; }
                 case "--generator" -> o.generator = args[++i].toLowerCase(Locale.ROOT);
                 case "--rate" -> o.rate = positive(a, args[++i]);
                 case "--longpoll" -> { o.longPoll = positive(a, args[++i]); longPoll = true; }
@@ -127,6 +136,8 @@ final class Options {
                 case "--flags" -> o.flags = args[++i];
                 case "--java" -> o.java = args[++i];
                 case "--pin" -> o.pin = args[++i];
+                case "--cores" -> o.cores = positive(a, args[++i]);
+                case "--connections" -> { o.connections = positive(a, args[++i]); connections = true; }
                 case "--port" -> o.port = positive(a, args[++i]);
                 case "--out" -> o.out = Path.of(args[++i]).toAbsolutePath();
                 case "--no-gc" -> o.gc = false;
@@ -153,6 +164,22 @@ final class Options {
         }
         if (!List.of("auto", "wrk", "loadgen").contains(o.generator)) {
             throw new IllegalArgumentException("--generator must be auto, wrk or loadgen");
+        }
+        if (o.cores > 0) {
+            int cpus = Runtime.getRuntime().availableProcessors();
+            if (o.cores >= cpus) {
+                throw new IllegalArgumentException("--cores " + o.cores + " leaves no CPU for the generator (" + cpus
+                        + " CPUs)");
+            }
+            if (o.pin == null) {
+                o.pin = "0-" + (o.cores - 1) + ":" + o.cores + "-" + (cpus - 1);
+            }
+            if (!threads) {
+                o.threads = Math.min(8, cpus - o.cores);
+            }
+            if (!connections) {
+                o.connections = 256;
+            }
         }
         if (o.pin != null && !o.pin.contains(":")) {
             throw new IllegalArgumentException("--pin wants SERVER_CPUS:WRK_CPUS, e.g. 0:1");

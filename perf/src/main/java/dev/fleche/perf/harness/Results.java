@@ -63,6 +63,7 @@ final class Results {
         meta.put("durationSeconds", o.duration);
         meta.put("threads", o.threads);
         meta.put("pin", o.pin);
+        meta.put("connections", o.connections);
         meta.put("smoke", o.smoke);
     }
 

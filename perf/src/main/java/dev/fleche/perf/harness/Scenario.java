@@ -54,7 +54,7 @@ record Scenario(String name, String kind, String feature, String method, String 
      */
     static Map<String, Scenario> all(Options o) {
         boolean smoke = o.smoke;
-        int c = 100;
+        int c = o.connections;
         Map<String, Scenario> m = new LinkedHashMap<>();
         add(m, new Scenario("hello", "closed", Target.HELLO, "GET", "/hello", null, HELLO_BODY, c, 1,
                 "GET /hello, " + c + " connections"));
