@@ -33,15 +33,19 @@ import static java.nio.charset.StandardCharsets.ISO_8859_1;
  * {@code String} is made. Past it the decoder stops calling the sink and makes no more strings except for entries
  * it must add to the dynamic table, but goes on to the end of the block so that the table stays as the peer's
  * encoder believes it is; then it throws {@link HpackException.Kind#HEADER_LIST_TOO_LARGE}. A small block that
- * names a large table entry many times (an "HPACK bomb") so costs nothing but the count. Decoding allocates the
- * strings it hands over (none for a name or name and value taken from the static table, none for a name or value
- * taken from the dynamic table) and a scratch array it keeps, at most 1.6 times the largest block.
+ * names a large table entry many times (an "HPACK bomb") so costs nothing but the count. A string literal that
+ * could be neither listed within the limit nor added to the table is skipped without being decoded (nor its
+ * Huffman code checked), however long the block says it is. Decoding allocates the strings it hands over (none for
+ * a name or name and value taken from the static table, none for a name or value taken from the dynamic table) and
+ * a scratch array it keeps, a few times the larger of the two limits at most.
  */
 public final class HpackDecoder {
     /** At most five octets after the prefix: 7 × 5 = 35 bits, enough for 2<sup>31</sup>−1 and no more. */
     private static final int MAX_CONTINUATION_OCTETS = 5;
     /** A scratch array larger than this is dropped after the block that needed it. */
     private static final int SCRATCH_KEPT = 8192;
+    /** What {@link #readString} returns for a string it skipped. */
+    private static final int SKIPPED = -1;
 
     private final int maxHeaderListSize;
     private final DynamicTable table;
@@ -54,6 +58,10 @@ public final class HpackDecoder {
     /** The header list size of the block being decoded, and whether it went past the limit. */
     private long listSize;
     private boolean overLimit;
+    /** The octets the strings {@link #readString} skipped in the current field had at least. */
+    private long skippedOctets;
+    /** The largest the scratch array has been, for tests. */
+    private int largestScratch;
 
     /**
      * @param maxTableSize our {@code SETTINGS_HEADER_TABLE_SIZE}: the largest dynamic table the peer may make us
@@ -121,7 +129,7 @@ public final class HpackDecoder {
         }
         if (overLimit) {
             throw new HpackException(HpackException.Kind.HEADER_LIST_TOO_LARGE,
-                    "RFC 9113 §6.5.2: header list of " + listSize + " octets, more than SETTINGS_MAX_HEADER_LIST_SIZE "
+                    "RFC 9113 §6.5.2: header list of at least " + listSize + " octets, more than SETTINGS_MAX_HEADER_LIST_SIZE "
                             + maxHeaderListSize);
         }
     }
@@ -159,6 +167,7 @@ public final class HpackDecoder {
     /** A literal field (§6.2); {@code indexing}: with incremental indexing, else without or never indexed. */
     private void literal(ByteBuffer block, boolean indexing, FieldSink sink) throws HpackException {
         int index = readInt(block, indexing ? 0x3F : 0x0F);
+        skippedOctets = 0;
         String name = null;
         int nameLength;
         if (index != 0) {
@@ -166,14 +175,23 @@ public final class HpackDecoder {
             name = index <= StaticTable.LENGTH ? StaticTable.name(index) : table.name(index - StaticTable.LENGTH);
             nameLength = name.length();
         } else {
-            nameLength = readString(block, 0);
+            nameLength = readString(block, 0, budget(0, indexing));
         }
-        int valueOffset = name == null ? nameLength : 0;
-        int valueLength = readString(block, valueOffset);
+        int valueOffset = name == null ? Math.max(nameLength, 0) : 0;
+        int valueLength = readString(block, valueOffset, nameLength == SKIPPED ? -1 : budget(nameLength, indexing));
+        if (nameLength == SKIPPED || valueLength == SKIPPED) { // too large to be listed or added: not decoded
+            listSize += Math.max(nameLength, 0) + Math.max(valueLength, 0) + skippedOctets
+                    + DynamicTable.ENTRY_OVERHEAD;
+            overLimit = true;
+            if (indexing) {
+                table.clear(); // §4.4: an entry larger than the table empties it
+            }
+            return;
+        }
         boolean emit = count(nameLength + valueLength);
         boolean store = indexing && nameLength + valueLength + DynamicTable.ENTRY_OVERHEAD <= table.capacity();
         if (indexing && !store) {
-            table.clear(); // §4.4: an entry larger than the table empties it
+            table.clear();
         }
         if (emit || store) {
             if (name == null) {
@@ -187,6 +205,16 @@ public final class HpackDecoder {
                 sink.field(name, value);
             }
         }
+    }
+
+    /**
+     * The most octets the rest of a literal field (after {@code nameLength} octets of name) may decode to and still
+     * matter: be listed within the limit, or be added to the table. Negative when nothing can matter.
+     */
+    private long budget(int nameLength, boolean indexing) {
+        long listRoom = overLimit ? -1 : (long) maxHeaderListSize - listSize - DynamicTable.ENTRY_OVERHEAD - nameLength;
+        long tableRoom = indexing ? (long) table.capacity() - DynamicTable.ENTRY_OVERHEAD - nameLength : -1;
+        return Math.max(listRoom, tableRoom);
     }
 
     /** Counts a field of {@code octets} name and value octets; whether the list is still within the limit. */
@@ -210,9 +238,12 @@ public final class HpackDecoder {
 
     /**
      * Reads a string literal (§5.2) into {@code scratch} from {@code offset}, decoding Huffman; returns its length
-     * in octets. The declared length is checked against the block before anything is allocated.
+     * in octets. The declared length is checked against the block before anything is allocated. A string that must
+     * decode to more than {@code budget} octets (at least its length raw, at least 8/30 of it in Huffman, whose
+     * longest code is 30 bits) is skipped, not decoded: returns {@link #SKIPPED} with the octets it would at least
+     * have taken in {@code skippedOctets}. So the scratch array never grows past what the limits allow.
      */
-    private int readString(ByteBuffer block, int offset) throws HpackException {
+    private int readString(ByteBuffer block, int offset, long budget) throws HpackException {
         if (!block.hasRemaining()) {
             throw compression("RFC 7541 §5.2: string literal missing at the end of the block");
         }
@@ -222,8 +253,13 @@ public final class HpackDecoder {
             throw compression("RFC 7541 §5.2: string of " + length + " octets, longer than the " + block.remaining()
                     + " left in the block");
         }
-        int room = huffman ? (int) (length * 8L / 5) : length;
-        ensureScratch(offset + room);
+        long least = huffman ? length * 8L / 30 : length;
+        if (least > budget) {
+            block.position(block.position() + length);
+            skippedOctets += least;
+            return SKIPPED;
+        }
+        ensureScratch(offset + (huffman ? (int) (length * 8L / 5) : length));
         if (huffman) {
             return Huffman.decode(block, length, scratch, offset);
         }
@@ -236,6 +272,7 @@ public final class HpackDecoder {
             byte[] bigger = new byte[Math.max(needed, scratch.length * 2)];
             System.arraycopy(scratch, 0, bigger, 0, scratch.length);
             scratch = bigger;
+            largestScratch = Math.max(largestScratch, bigger.length);
         }
     }
 
@@ -271,6 +308,11 @@ public final class HpackDecoder {
     /** The dynamic table, for tests in this package. */
     DynamicTable table() {
         return table;
+    }
+
+    /** The largest the scratch array has grown, for tests in this package. */
+    int largestScratch() {
+        return largestScratch;
     }
 
     /** Receives decoded fields, in order. */

@@ -183,7 +183,7 @@ class DecoderHardeningTest {
         HpackException e = assertThrows(HpackException.class,
                 () -> decoder.decode(bomb.flip(), (name, value) -> delivered.add(name)));
         assertEquals(HpackException.Kind.HEADER_LIST_TOO_LARGE, e.kind());
-        assertTrue(e.getMessage().startsWith("RFC 9113 §6.5.2: header list of 4033000 octets"), e.getMessage());
+        assertTrue(e.getMessage().startsWith("RFC 9113 §6.5.2: header list of at least 4033000 octets"), e.getMessage());
         assertEquals(4, delivered.size(), "fields within 16384 octets only");
         assertEquals(0, bomb.remaining(), "the whole block was read");
         assertEquals(List.of(":method: GET"), decode(decoder, hex("82")), "the connection survives");
@@ -203,6 +203,33 @@ class DecoderHardeningTest {
         assertEquals(List.of(), delivered);
         assertTable(small.table(), 34, "c: d");
         assertEquals(List.of("c: d"), decode(small, hex("be")));
+    }
+
+    @Test
+    void aValueLargerThanBothLimitsIsSkippedNotDecoded() throws HpackException {
+        // a 1 MiB raw value (over the 16 KiB list limit and the 4 KiB table), with indexing: the table empties
+        decode(decoder, hex("4001610162")); // a: b
+        ByteBuffer block = ByteBuffer.allocate(1 << 21);
+        block.put(hex("4001 78 7f 81ff3f")).put(new byte[1 << 20]); // x: 1048576 octets (127 + 1048449)
+        // then a Huffman string that would be malformed were it decoded (8 one-bits of padding): skipped too
+        block.put(hex("0001 79 81 ff"));
+        block.put(hex("4001630164")); // and c: d is still added
+        HpackException e = assertThrows(HpackException.class, () -> decode(decoder, block.flip()));
+        assertEquals(HpackException.Kind.HEADER_LIST_TOO_LARGE, e.kind());
+        assertTrue(decoder.largestScratch() < 4096, "scratch grew to " + decoder.largestScratch());
+        assertTable(decoder.table(), 34, "c: d");
+    }
+
+    @Test
+    void aHuffmanNameLargerThanBothLimitsIsSkipped() throws HpackException {
+        HpackDecoder small = new HpackDecoder(64, 100);
+        ByteBuffer block = ByteBuffer.allocate(20_000);
+        block.put(hex("00 ff f11b")); // a Huffman name of 127 + 113 + 27 * 128 = 3696 octets,
+        block.put(new byte[3696]); // all zero bits: 5913 '0's (00000), then 3 zero bits that would be refused
+        block.put(hex("00")); // an empty value
+        HpackException e = assertThrows(HpackException.class, () -> decode(small, block.flip()));
+        assertEquals(HpackException.Kind.HEADER_LIST_TOO_LARGE, e.kind());
+        assertTrue(small.largestScratch() < 1024, "scratch grew to " + small.largestScratch());
     }
 
     @Test
