@@ -10,6 +10,9 @@
 # h2spec's go.mod pins 2016-era versions of the same APIs, which Debian's still provide.
 #
 # Usage: conformance/h2/build-h2spec.sh [--force]     (does nothing when bin/h2spec is already this commit)
+#        conformance/h2/build-h2spec.sh --vendor GIT_DIR
+#            lays the pinned commit from a clone (or bare git dir) at conformance/h2/src/h2spec, with a COMMIT file,
+#            for the repository to carry where the Go module proxy cannot be reached
 set -euo pipefail
 
 H2SPEC_COMMIT=af83a65f0b6273ef38bf778d400d98892e7653d8  # v2.6.0 + 5 fixes (2022-06-25), the last commit
@@ -20,6 +23,17 @@ STAMP="$BIN/h2spec.commit"
 WORK="$(mktemp -d)"
 trap 'rm -rf "$WORK"' EXIT
 started=$(date +%s)
+
+if [[ "${1:-}" == "--vendor" ]]; then
+    src="${2:?usage: $0 --vendor GIT_DIR}"
+    git -C "$src" cat-file -e "$H2SPEC_COMMIT^{commit}" || { echo "$src does not hold $H2SPEC_COMMIT" >&2; exit 2; }
+    rm -rf "$HERE/src/h2spec"
+    mkdir -p "$HERE/src/h2spec"
+    git -C "$src" archive "$H2SPEC_COMMIT" | tar -x -C "$HERE/src/h2spec"
+    echo "$H2SPEC_COMMIT" > "$HERE/src/h2spec/COMMIT"
+    echo "h2spec $H2SPEC_VERSION laid at $HERE/src/h2spec ($(du -sh "$HERE/src/h2spec" | cut -f1))"
+    exit 0
+fi
 
 if [[ "${1:-}" != "--force" && -x "$BIN/h2spec" && "$(cat "$STAMP" 2>/dev/null)" == "$H2SPEC_COMMIT" ]]; then
     echo "h2spec $H2SPEC_VERSION already built: $BIN/h2spec"
@@ -47,7 +61,9 @@ source_from_git() {
     if git -C "$src" cat-file -e "$H2SPEC_COMMIT^{commit}" 2>/dev/null; then
         git -C "$src" archive "$H2SPEC_COMMIT" | tar -x -C "$dest"
     elif [[ -f "$src/cmd/h2spec/h2spec.go" ]]; then
-        echo "note: $src is not a git checkout, so its commit is not checked; building it as it is" >&2
+        if [[ "$(cat "$src/COMMIT" 2>/dev/null)" != "$H2SPEC_COMMIT" ]]; then
+            echo "note: $src names no commit or another one than $H2SPEC_COMMIT; building it as it is" >&2
+        fi
         cp -a "$src"/. "$dest"/
     else
         return 1
