@@ -128,16 +128,15 @@ public final class HpackDecoder {
             }
         }
         if (overLimit) {
-            throw new HpackException(HpackException.Kind.HEADER_LIST_TOO_LARGE,
-                    "RFC 9113 §6.5.2: header list of at least " + listSize + " octets, more than SETTINGS_MAX_HEADER_LIST_SIZE "
-                            + maxHeaderListSize);
+            throw new HpackException(HpackException.Kind.HEADER_LIST_TOO_LARGE, "RFC 9113 §6.5.2: header list of at"
+                    + " least " + listSize + " octets, more than SETTINGS_MAX_HEADER_LIST_SIZE " + maxHeaderListSize);
         }
     }
 
     private void requireNoPendingUpdate() throws HpackException {
         if (updateRequired) {
-            throw compression("RFC 7541 §4.2: no dynamic table size update after SETTINGS_HEADER_TABLE_SIZE went down to "
-                    + maxTableSize);
+            throw compression("RFC 7541 §4.2: no dynamic table size update after SETTINGS_HEADER_TABLE_SIZE went down"
+                    + " to " + maxTableSize);
         }
     }
 
@@ -259,7 +258,11 @@ public final class HpackDecoder {
             skippedOctets += least;
             return SKIPPED;
         }
-        ensureScratch(offset + (huffman ? (int) (length * 8L / 5) : length));
+        long needed = offset + (huffman ? length * 8L / 5 : length);
+        if (needed > Integer.MAX_VALUE - 8) {
+            throw compression("RFC 7541 §5.2: string of " + length + " octets, too long to decode");
+        }
+        ensureScratch((int) needed);
         if (huffman) {
             return Huffman.decode(block, length, scratch, offset);
         }
@@ -269,7 +272,7 @@ public final class HpackDecoder {
 
     private void ensureScratch(int needed) {
         if (needed > scratch.length) {
-            byte[] bigger = new byte[Math.max(needed, scratch.length * 2)];
+            byte[] bigger = new byte[(int) Math.min(Integer.MAX_VALUE - 8, Math.max(needed, scratch.length * 2L))];
             System.arraycopy(scratch, 0, bigger, 0, scratch.length);
             scratch = bigger;
             largestScratch = Math.max(largestScratch, bigger.length);

@@ -116,16 +116,16 @@ public final class HpackEncoder {
         if (status < 100 || status > 999) {
             throw new IllegalArgumentException("status " + status + " is not three digits");
         }
-        switch (status) {
-            case 200: return indexed(8, out);
-            case 204: return indexed(9, out);
-            case 206: return indexed(10, out);
-            case 304: return indexed(11, out);
-            case 400: return indexed(12, out);
-            case 404: return indexed(13, out);
-            case 500: return indexed(14, out);
-            default: return encode(":status", status < STATUS.length ? STATUS[status] : Integer.toString(status), out);
-        }
+        return switch (status) {
+            case 200 -> indexed(8, out);
+            case 204 -> indexed(9, out);
+            case 206 -> indexed(10, out);
+            case 304 -> indexed(11, out);
+            case 400 -> indexed(12, out);
+            case 404 -> indexed(13, out);
+            case 500 -> indexed(14, out);
+            default -> encode(":status", status < STATUS.length ? STATUS[status] : Integer.toString(status), out);
+        };
     }
 
     private boolean indexed(int index, ByteBuffer out) {
@@ -209,7 +209,7 @@ public final class HpackEncoder {
         return length;
     }
 
-    /** Writes {@code value} as an integer with the prefix {@code prefixMask}, the first octet's high bits {@code pattern}. */
+    /** Writes {@code value} as an integer with the prefix {@code prefixMask} under the high bits {@code pattern}. */
     static void writeInt(int pattern, int prefixMask, int value, ByteBuffer out) {
         if (value < prefixMask) {
             out.put((byte) (pattern | value));

@@ -47,7 +47,7 @@ class DecoderFuzzTest {
             seeds.add(HexFormat.of().parseHex(seed.replace(" ", "")));
         }
         seeds.add(encoded(random));
-        for (int round = 0; round < 5_000; round++) {
+        for (int round = 0; round < 20_000; round++) {
             byte[] bytes = seeds.get(random.nextInt(seeds.size())).clone();
             for (int flips = 1 + random.nextInt(3); flips > 0; flips--) {
                 bytes[random.nextInt(bytes.length)] ^= (byte) (1 << random.nextInt(8));
@@ -59,7 +59,7 @@ class DecoderFuzzTest {
     @Test
     void randomBytes() {
         Random random = new Random(9113);
-        for (int round = 0; round < 5_000; round++) {
+        for (int round = 0; round < 20_000; round++) {
             byte[] bytes = new byte[random.nextInt(40)];
             random.nextBytes(bytes);
             decodeTwice(bytes, random.nextInt(bytes.length + 1));

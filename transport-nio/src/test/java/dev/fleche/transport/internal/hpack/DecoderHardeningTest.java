@@ -183,7 +183,8 @@ class DecoderHardeningTest {
         HpackException e = assertThrows(HpackException.class,
                 () -> decoder.decode(bomb.flip(), (name, value) -> delivered.add(name)));
         assertEquals(HpackException.Kind.HEADER_LIST_TOO_LARGE, e.kind());
-        assertTrue(e.getMessage().startsWith("RFC 9113 §6.5.2: header list of at least 4033000 octets"), e.getMessage());
+        assertTrue(e.getMessage().startsWith("RFC 9113 §6.5.2: header list of at least 4033000 octets"),
+                e.getMessage());
         assertEquals(4, delivered.size(), "fields within 16384 octets only");
         assertEquals(0, bomb.remaining(), "the whole block was read");
         assertEquals(List.of(":method: GET"), decode(decoder, hex("82")), "the connection survives");
