@@ -411,10 +411,10 @@ final class Http2Connection extends TimerNode
             s.aggregate = null;
             dispatch(s);
         } else {
+            ex.bodyReceived(null, trailers, s.received); // before the reader can see the end
             if (s.body != null) {
                 s.body.end();
             }
-            ex.bodyReceived(null, trailers, s.received);
         }
         if (s.state == H2Stream.State.CLOSED) {
             streamClosed(s);
