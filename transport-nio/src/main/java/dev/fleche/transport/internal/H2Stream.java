@@ -43,6 +43,8 @@ final class H2Stream {
     /** The request's content-length, or -1; the body bytes received (padding excluded). */
     long expectedLength = -1;
     long received;
+    /** Body bytes dropped after the response was complete (bounded by {@code maxDiscardBytes}). */
+    long discarded;
     /** The tighter limit of a handler that buffers the body. */
     long bodyLimit = Long.MAX_VALUE;
 

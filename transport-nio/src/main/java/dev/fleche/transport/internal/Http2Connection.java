@@ -233,6 +233,9 @@ final class Http2Connection extends TimerNode
             if (readable && state.reads()) {
                 onReadable();
             }
+            if (state == State.CLOSING) {
+                flushOutput(); // closes once what is queued is written (nothing may be staged: a client GOAWAY)
+            }
             updateInterest();
         } catch (SSLException e) {
             telemetry.tlsFailed(state, e.getMessage());
@@ -347,6 +350,10 @@ final class Http2Connection extends TimerNode
             throw Http2Exception.stream(stream, Http2Error.PROTOCOL_ERROR, "DATA beyond the content-length");
         }
         telemetry.bodyBytes(length);
+        if (!s.localOpen()) {
+            discard(s, length, endStream);
+            return;
+        }
         if (s.received > Math.min(s.bodyLimit, options.bodyLimit())) {
             refuseTooLarge(s, Math.min(s.bodyLimit, options.bodyLimit()), false);
             return;
@@ -355,6 +362,20 @@ final class Http2Connection extends TimerNode
         if (endStream) {
             remoteEnded(s, null);
         } else if (!s.readerPaused) {
+            giveBack(s, false);
+        }
+    }
+
+    /** Body bytes after the response is complete: dropped, the window given back, up to maxDiscardBytes. */
+    private void discard(H2Stream s, int length, boolean endStream) throws Http2Exception {
+        s.discarded += length;
+        if (s.discarded > options.maxDiscardBytes()) {
+            resetStream(s.id, Http2Error.NO_ERROR, "request body beyond maxDiscardBytes after the response");
+            return;
+        }
+        if (endStream) {
+            remoteEnded(s, null);
+        } else {
             giveBack(s, false);
         }
     }
@@ -406,7 +427,9 @@ final class Http2Connection extends TimerNode
         }
         s.moveTo(s.state == H2Stream.State.OPEN ? H2Stream.State.HALF_CLOSED_REMOTE : H2Stream.State.CLOSED);
         Exchange ex = s.exchange;
-        if (s.aggregate != null) {
+        if (!s.localOpen()) {
+            // the response is out already; the body was dropped
+        } else if (s.aggregate != null) {
             ex.bodyReceived(s.aggregate, trailers, s.received);
             s.aggregate = null;
             dispatch(s);
@@ -738,7 +761,7 @@ final class Http2Connection extends TimerNode
         for (H2Stream s : new ArrayList<>(streams.values())) {
             dropStream(s, "connection closing: " + reason);
         }
-        if (state != State.CLOSING) {
+        if (state != State.CLOSING && state != State.CLOSED) {
             moveTo(State.CLOSING);
         }
         leftover = null;
@@ -1187,9 +1210,15 @@ final class Http2Connection extends TimerNode
             telemetry.exchangeEnded();
         }
         if (s.state == H2Stream.State.OPEN) {
-            // The client is still sending a body the handler did not wait for: tell it to stop (RFC 9113 8.1).
+            // The client is still sending a body the handler did not wait for: the rest is read and dropped up to
+            // maxDiscardBytes (as HTTP/1.1 does), beyond which RST_STREAM NO_ERROR tells it to stop (RFC 9113 8.1).
             s.moveTo(H2Stream.State.HALF_CLOSED_LOCAL);
-            if (s.aggregate == null) {
+            s.aggregate = null;
+            if (s.body != null) {
+                s.body.fail(new IOException("the response is complete; the rest of the request body is dropped"));
+                s.body = null;
+            }
+            if (s.expectedLength >= 0 && s.expectedLength - s.received > options.maxDiscardBytes()) {
                 writeControl(13, out -> FrameWriter.rstStream(out, s.id, Http2Error.NO_ERROR));
                 s.moveTo(H2Stream.State.CLOSED);
             }

@@ -452,11 +452,21 @@ class Http2RawTest {
     }
 
     @Test
-    void noErrorResetWhenTheResponseEndsBeforeTheBody() throws Exception {
+    void aBodyLeftUnreadIsDroppedUpToMaxDiscardBytesThenReset() throws Exception {
         try (H2Client client = client()) {
             client.headers(1, false, ":method", "POST", ":scheme", "http", ":path", "/hello");
             assertTrue(client.response(1).startsWith(":status: 200"));
-            reset(client, 1, NO_ERROR);
+            client.data(1, true, new byte[1000]); // dropped; the stream ends quietly
+            client.headers(3, false, ":method", "POST", ":scheme", "http", ":path", "/hello", "content-length",
+                    "100000"); // more than maxDiscardBytes (64 KiB) to come: reset as soon as the response is out
+            assertTrue(client.response(3).startsWith(":status: 200"));
+            reset(client, 3, NO_ERROR);
+            client.headers(5, false, ":method", "POST", ":scheme", "http", ":path", "/hello");
+            assertTrue(client.response(5).startsWith(":status: 200"));
+            for (int i = 0; i < 5; i++) {
+                client.data(5, false, new byte[16_384]);
+            }
+            reset(client, 5, NO_ERROR);
         }
     }
 }
