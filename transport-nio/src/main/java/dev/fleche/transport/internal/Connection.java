@@ -347,7 +347,7 @@ final class Connection extends TimerNode
             return false;
         }
         switch (Http2Entry.preface(bytes, offset, end)) {
-            case WHOLE -> becomeHttp2(null, null, null, bytes, offset, end);
+            case HTTP2 -> becomeHttp2(null, null, null, bytes, offset, end);
             case PARTIAL -> inbound.keep(bytes, offset, end);
             default -> {
                 return false;

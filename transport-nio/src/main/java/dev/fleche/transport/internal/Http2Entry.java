@@ -18,20 +18,27 @@ final class Http2Entry {
     }
 
     /** What the first bytes of a connection are to the preface. */
-    enum Preface { WHOLE, PARTIAL, NOT }
+    enum Preface { HTTP2, PARTIAL, NOT }
+
+    /**
+     * The preface's first line, {@code PRI * HTTP/2.0}: a client that sends it speaks HTTP/2 (to HTTP/1.1 it is a
+     * version it does not serve), so the connection goes to HTTP/2, which checks the rest of the preface and
+     * answers a wrong one with {@code GOAWAY PROTOCOL_ERROR} (RFC 9113 3.4).
+     */
+    private static final int PREFACE_LINE = 16;
 
     /** The answer to an upgrade, before the server's SETTINGS. */
     static final byte[] SWITCHING_PROTOCOLS = ("HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\n"
             + "Upgrade: h2c\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
 
     static Preface preface(byte[] bytes, int offset, int end) {
-        int n = Math.min(end - offset, Frames.PREFACE.length);
+        int n = Math.min(end - offset, PREFACE_LINE);
         for (int i = 0; i < n; i++) {
             if (bytes[offset + i] != Frames.PREFACE[i]) {
                 return Preface.NOT;
             }
         }
-        return n == Frames.PREFACE.length ? Preface.WHOLE : Preface.PARTIAL;
+        return n == PREFACE_LINE ? Preface.HTTP2 : Preface.PARTIAL;
     }
 
     /**

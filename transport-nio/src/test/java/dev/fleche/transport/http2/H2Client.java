@@ -87,6 +87,11 @@ final class H2Client implements AutoCloseable {
         return this;
     }
 
+    /** The socket's input, for a test that reads something other than frames. */
+    java.io.InputStream input() {
+        return in;
+    }
+
     void send(byte[] bytes) throws IOException {
         out.write(bytes);
         out.flush();

@@ -274,6 +274,25 @@ class Http2RawTest {
     }
 
     @Test
+    void aWrongPrefaceAfterItsFirstLineIsAConnectionError() throws Exception {
+        try (H2Client client = new H2Client(start(o -> o))) {
+            client.send("PRI * HTTP/2.0\r\n\r\nSM\r\n\rQ".getBytes(UTF_8)); // the last byte wrong
+            client.expect(SETTINGS);
+            goAway(client, 0, PROTOCOL_ERROR);
+        }
+    }
+
+    @Test
+    void withPriorKnowledgeOffThePrefaceIsAnHttp11VersionNotServed() throws Exception {
+        try (H2Client client = new H2Client(start(o -> o.http2PriorKnowledge(false)))) {
+            client.send(PREFACE);
+            byte[] head = new byte[12];
+            new java.io.DataInputStream(client.input()).readFully(head);
+            assertEquals("HTTP/1.1 505", new String(head, UTF_8));
+        }
+    }
+
+    @Test
     void badHpackIsACompressionError() throws Exception {
         try (H2Client client = client()) {
             client.frame(HEADERS, END_HEADERS | END_STREAM, 1, new byte[] {(byte) 0xFF, (byte) 0xFF, (byte) 0xFF,
