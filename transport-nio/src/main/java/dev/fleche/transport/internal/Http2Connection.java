@@ -79,8 +79,12 @@ final class Http2Connection extends TimerNode
 
     /** Stream ids recently closed, remembered to tell a frame on a closed stream from one on a never-opened one. */
     private static final int CLOSED_REMEMBERED = 64;
-    /** The connection's receive window is topped up once this much of it was used. */
-    private static final int CONNECTION_WINDOW_REFILL = Frames.DEFAULT_WINDOW / 2;
+    /**
+     * The connection's receive window, raised from the RFC's 65,535 by a WINDOW_UPDATE after our SETTINGS, and
+     * topped up once half of it was used: what waits for handlers is bounded per stream (its window and
+     * {@code inboundWindowBytes}), so the connection's window only has to keep uploads from stalling on round trips.
+     */
+    private static final int CONNECTION_WINDOW = 1024 * 1024;
     private static final byte[] NO_DEBUG = new byte[0];
 
     final Reactor reactor;
@@ -120,7 +124,7 @@ final class Http2Connection extends TimerNode
     private long peerInitialWindow = Frames.DEFAULT_WINDOW;
     private long sendWindow = Frames.DEFAULT_WINDOW;
     // our receive window of the connection
-    private long receiveWindow = Frames.DEFAULT_WINDOW;
+    private long receiveWindow = CONNECTION_WINDOW;
     private int receiveUsed;
     /** When the window-blocked streams last moved (a DATA frame, a window update). */
     private long windowProgress;
@@ -387,7 +391,7 @@ final class Http2Connection extends TimerNode
             throw Http2Exception.connection(Http2Error.FLOW_CONTROL_ERROR, "DATA beyond the connection's window");
         }
         receiveUsed += flowLength;
-        if (receiveUsed >= CONNECTION_WINDOW_REFILL) {
+        if (receiveUsed >= CONNECTION_WINDOW / 2) {
             writeControl(13, out -> FrameWriter.windowUpdate(out, 0, receiveUsed));
             receiveWindow += receiveUsed;
             receiveUsed = 0;
@@ -1277,6 +1281,7 @@ final class Http2Connection extends TimerNode
             Frames.SETTINGS_ENABLE_PUSH, 0,
         };
         writeControl(Frames.HEADER_BYTES + pairs.length * 3, out -> FrameWriter.settings(out, pairs));
+        writeControl(13, out -> FrameWriter.windowUpdate(out, 0, CONNECTION_WINDOW - Frames.DEFAULT_WINDOW));
     }
 
     // ---------------------------------------------------------------- output

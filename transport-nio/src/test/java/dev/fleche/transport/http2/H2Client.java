@@ -27,8 +27,8 @@ final class H2Client implements AutoCloseable {
             GOAWAY = 7, WINDOW_UPDATE = 8, CONTINUATION = 9;
     static final int END_STREAM = 1, ACK = 1, END_HEADERS = 4;
 
-    /** A frame as read. */
-    record Frame(int type, int flags, int stream, byte[] payload) {
+    /** A frame as read; a HEADERS frame with its fields, decoded as it was read (the table stays in sync). */
+    record Frame(int type, int flags, int stream, byte[] payload, List<String> fields) {
         /** The error code of RST_STREAM or GOAWAY. */
         int errorCode() {
             return ByteBuffer.wrap(payload).getInt(type == GOAWAY ? 4 : 0);
@@ -170,7 +170,8 @@ final class H2Client implements AutoCloseable {
         int stream = ByteBuffer.wrap(header, 5, 4).getInt() & 0x7FFF_FFFF;
         byte[] payload = new byte[length];
         in.readFully(payload);
-        return new Frame(header[3] & 0xFF, header[4] & 0xFF, stream, payload);
+        int type = header[3] & 0xFF;
+        return new Frame(type, header[4] & 0xFF, stream, payload, type == HEADERS ? decode(payload) : null);
     }
 
     /** The next frame of {@code type}, skipping SETTINGS acks, WINDOW_UPDATEs and PING acks. */
@@ -188,11 +189,15 @@ final class H2Client implements AutoCloseable {
         }
     }
 
-    /** The fields of a header block (one HEADERS frame), decoded with this client's table. */
-    List<String> fields(Frame headers) throws IOException {
+    /** The fields of a header block (one HEADERS frame), decoded with this client's table when it was read. */
+    List<String> fields(Frame headers) {
+        return headers.fields();
+    }
+
+    private List<String> decode(byte[] block) throws IOException {
         List<String> fields = new ArrayList<>();
         try {
-            decoder.decode(ByteBuffer.wrap(headers.payload()), (name, value) -> fields.add(name + ": " + value));
+            decoder.decode(ByteBuffer.wrap(block), (name, value) -> fields.add(name + ": " + value));
         } catch (HpackException e) {
             throw new IOException(e);
         }

@@ -459,6 +459,17 @@ class Http2RawTest {
     }
 
     @Test
+    void aBodyBeyondMaxBodyBytesIsAnswered413() throws Exception {
+        try (H2Client client = client(o -> o.maxBodyBytes(10))) {
+            client.headers(1, false, ":method", "POST", ":scheme", "http", ":path", "/echo", "content-length", "100");
+            assertTrue(client.response(1).startsWith(":status: 413"));
+            client.headers(3, false, ":method", "POST", ":scheme", "http", ":path", "/echo");
+            client.data(3, false, new byte[11]);
+            assertTrue(client.response(3).startsWith(":status: 413"));
+        }
+    }
+
+    @Test
     void frameOnAClosedStream() throws Exception {
         try (H2Client client = client()) {
             client.get(1, "/hello");
