@@ -9,7 +9,6 @@ import dev.fleche.transport.TlsInfo;
 import dev.fleche.transport.http1.RequestException;
 import dev.fleche.transport.http1.RequestHead;
 import dev.fleche.transport.internal.hpack.HpackDecoder;
-import dev.fleche.transport.internal.hpack.HpackEncoder;
 import dev.fleche.transport.internal.hpack.HpackException;
 import dev.fleche.transport.internal.http2.FrameReader;
 import dev.fleche.transport.internal.http2.FrameWriter;
@@ -37,8 +36,9 @@ import javax.net.ssl.SSLException;
  * {@link Connection} handed over (prior-knowledge preface, {@code Upgrade: h2c}, or ALPN {@code h2}). It holds the
  * lifecycle as one {@link State}, its streams ({@link H2Stream}, each an {@link Exchange}), the connection's
  * flow-control windows and the flood counters, and makes every decision. Its parts return results and never name
- * it: the {@link FrameReader} (frames and their frame-level checks), the HPACK codec, {@link RequestFields} (a
- * request's fields checked), {@link Outbound} (staging and the write queue), {@link Deadlines} and
+ * it: the {@link FrameReader} (frames and their frame-level checks), the HPACK decoder, {@link RequestFields} (a
+ * request's fields checked), {@link Http2Framer} (frames out, with the HPACK encoder), {@link Outbound} (staging and
+ * the write queue), {@link Deadlines} and
  * {@link Telemetry}. Exchanges talk back only through the {@link ConnectionDoor} it implements. Every method runs
  * on the reactor thread, except the door's, which hop onto it.
  *
@@ -99,7 +99,7 @@ final class Http2Connection extends TimerNode
     private final Outbound outbound;
     private final FrameReader reader;
     private final HpackDecoder decoder;
-    private final HpackEncoder encoder;
+    private final Http2Framer framer;
     /** Read by writers' threads ({@link #queuedBytes}); changed on the loop only. */
     private final Map<Integer, H2Stream> streams = new ConcurrentHashMap<>();
     private final int[] recentlyClosed = new int[CLOSED_REMEMBERED];
@@ -120,7 +120,6 @@ final class Http2Connection extends TimerNode
     private int continuations;
 
     // the client's settings and our send windows
-    private int peerMaxFrame = Frames.MIN_MAX_FRAME_SIZE;
     private long peerInitialWindow = Frames.DEFAULT_WINDOW;
     private long sendWindow = Frames.DEFAULT_WINDOW;
     // our receive window of the connection
@@ -134,8 +133,6 @@ final class Http2Connection extends TimerNode
     private int resets;
     private int controlFrames;
 
-    private ByteBuffer headerScratch = ByteBuffer.allocate(1024);
-
     Http2Connection(Reactor reactor, ConnectionChannel channel, long id, SelectionKey key) {
         this.reactor = reactor;
         this.channel = channel;
@@ -147,7 +144,7 @@ final class Http2Connection extends TimerNode
         this.outbound = new Outbound(reactor, channel, this);
         this.reader = new FrameReader(options.http2MaxFrameBytes());
         this.decoder = new HpackDecoder(options.http2HeaderTableBytes(), options.maxHeaderBytes());
-        this.encoder = new HpackEncoder(4096);
+        this.framer = new Http2Framer(outbound, reactor.encoder);
         this.floodWindowStart = reactor.now;
         this.windowProgress = reactor.now;
         this.interest = key.interestOps();
@@ -159,7 +156,7 @@ final class Http2Connection extends TimerNode
      */
     void start(byte[] before, RequestHead upgraded, byte[] settings, byte[] bytes, int offset, int end) {
         if (before != null) {
-            outbound.raw(before, 0, before.length);
+            framer.raw(before);
         }
         sendSettings();
         telemetry.http2Started();
@@ -625,9 +622,9 @@ final class Http2Connection extends TimerNode
     @Override
     public void setting(int identifier, long value) throws Http2Exception {
         switch (identifier) {
-            case Frames.SETTINGS_HEADER_TABLE_SIZE -> encoder.peerTableSize((int) Math.min(value, 1 << 16));
+            case Frames.SETTINGS_HEADER_TABLE_SIZE -> framer.peerTableSize((int) Math.min(value, 1 << 16));
             case Frames.SETTINGS_INITIAL_WINDOW_SIZE -> initialWindowChanged(value);
-            case Frames.SETTINGS_MAX_FRAME_SIZE -> peerMaxFrame = (int) value;
+            case Frames.SETTINGS_MAX_FRAME_SIZE -> framer.peerMaxFrame((int) value);
             default -> { } // ENABLE_PUSH (we never push), MAX_CONCURRENT_STREAMS (we open none), unknown ones
         }
     }
@@ -914,7 +911,7 @@ final class Http2Connection extends TimerNode
         reactor.execute(() -> {
             H2Stream s = writable(stream);
             if (s != null && !s.headSent && !s.exchange.isResponseStarted()) {
-                writeHeaderBlock(s.id, 100, new HttpFields(0), -1, false);
+                framer.headers(s.id, 100, new HttpFields(0), -1, false);
                 flushOutput();
             }
         });
@@ -1009,8 +1006,8 @@ final class Http2Connection extends TimerNode
     private void answerAlone(int stream, int status, String reason) {
         ErrorRenderer.Body body = ResponseEncoder.renderError(options.errorRenderer(), status, reason);
         HttpFields fields = new HttpFields(1).add("content-type", body.contentType());
-        writeHeaderBlock(stream, status, fields, body.bytes().length, false);
-        writeData(stream, body.bytes(), 0, body.bytes().length, true);
+        framer.headers(stream, status, fields, body.bytes().length, false);
+        framer.data(stream, body.bytes(), 0, body.bytes().length, true);
         telemetry.responded(status);
         if (!blockEndStream) {
             writeControl(13, out -> FrameWriter.rstStream(out, stream, Http2Error.NO_ERROR));
@@ -1026,21 +1023,21 @@ final class Http2Connection extends TimerNode
         String method = s.exchange.method();
         s.bodyAllowed = ResponseEncoder.bodyAllowed(status) && !"HEAD".equals(method);
         try {
-            checkFields(fields);
+            Http2Framer.checkFields(fields);
         } catch (IllegalArgumentException e) {
             telemetry.handlerFailed(e);
             telemetry.responded(Refusal.INVALID_RESPONSE_HEAD.status());
             ErrorRenderer.Body body = ResponseEncoder.renderError(options.errorRenderer(), 500,
                     Refusal.INVALID_RESPONSE_HEAD.reason(options));
             s.bodyAllowed = !"HEAD".equals(method);
-            writeHeaderBlock(s.id, 500, new HttpFields(1).add("content-type", body.contentType()),
+            framer.headers(s.id, 500, new HttpFields(1).add("content-type", body.contentType()),
                     body.bytes().length, false);
             s.headSent = true;
             queueBody(s, body.bytes(), body.bytes().length, true);
             return false;
         }
         boolean endStream = noBody || !s.bodyAllowed;
-        writeHeaderBlock(s.id, status, fields, ResponseEncoder.bodyAllowed(status) ? contentLength : -1, endStream);
+        framer.headers(s.id, status, fields, ResponseEncoder.bodyAllowed(status) ? contentLength : -1, endStream);
         s.headSent = true;
         if (endStream) {
             s.pendingEnd = true;
@@ -1048,95 +1045,6 @@ final class Http2Connection extends TimerNode
             localEnded(s);
         }
         return true;
-    }
-
-    /** RFC 9113 8.2.1 and 9110 5.5: field names are tokens, values carry no CR, LF or NUL. */
-    private static void checkFields(HttpFields fields) {
-        for (int i = 0, n = fields.size(); i < n; i++) {
-            String name = fields.name(i);
-            if (name.isEmpty()) {
-                throw new IllegalArgumentException("empty response header name");
-            }
-            for (int c = 0; c < name.length(); c++) {
-                char ch = name.charAt(c);
-                if (ch > 127 || !Ascii.isTokenChar(ch)) {
-                    throw new IllegalArgumentException("invalid character in response header name: " + name);
-                }
-            }
-            String value = fields.value(i);
-            for (int c = 0; c < value.length(); c++) {
-                char ch = value.charAt(c);
-                if (ch == '\r' || ch == '\n' || ch == 0 || ch > 0xFF) {
-                    throw new IllegalArgumentException("invalid character in response header value");
-                }
-            }
-        }
-    }
-
-    /** Encodes a header block (HPACK) and frames it as HEADERS and as many CONTINUATIONs as the peer's frame size needs. */
-    private void writeHeaderBlock(int stream, int status, HttpFields fields, long contentLength, boolean endStream) {
-        ByteBuffer out = headerScratch;
-        out.clear();
-        while (!encoder.encodeStatus(status, out)) {
-            out = growScratch(out);
-        }
-        boolean hasDate = false;
-        for (int i = 0, n = fields.size(); i < n; i++) {
-            String name = fields.name(i).toLowerCase(Locale.ROOT);
-            if (isConnectionSpecific(name) || name.equals("content-length")) {
-                continue; // HTTP/2 frames the message itself (RFC 9113 8.2.2)
-            }
-            hasDate |= name.equals("date");
-            while (!encoder.encode(name, fields.value(i), out)) {
-                out = growScratch(out);
-            }
-        }
-        if (!hasDate && status >= 200) {
-            while (!encoder.encode("date", reactor.encoder.dateValue(), out)) {
-                out = growScratch(out);
-            }
-        }
-        if (contentLength >= 0) {
-            while (!encoder.encode("content-length", Long.toString(contentLength), out)) {
-                out = growScratch(out);
-            }
-        }
-        headerScratch = out.capacity() > 64 * 1024 ? ByteBuffer.allocate(1024) : out;
-        frameHeaderBlock(stream, out.array(), out.position(), endStream);
-    }
-
-    private ByteBuffer growScratch(ByteBuffer out) {
-        if (out.capacity() >= 16 * 1024 * 1024) {
-            throw new IllegalArgumentException("response header block beyond 16 MiB");
-        }
-        ByteBuffer bigger = ByteBuffer.allocate(out.capacity() * 2);
-        out.flip();
-        bigger.put(out);
-        return bigger;
-    }
-
-    private static boolean isConnectionSpecific(String name) {
-        return switch (name) {
-            case "connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade" -> true;
-            default -> false;
-        };
-    }
-
-    private void frameHeaderBlock(int stream, byte[] bytes, int length, boolean endStream) {
-        int at = 0;
-        boolean first = true;
-        do {
-            int n = Math.min(length - at, peerMaxFrame);
-            boolean last = at + n == length;
-            int type = first ? Frames.HEADERS : Frames.CONTINUATION;
-            int flags = (last ? Frames.FLAG_END_HEADERS : 0) | (first && endStream ? Frames.FLAG_END_STREAM : 0);
-            ByteBuffer header = ByteBuffer.allocate(Frames.HEADER_BYTES);
-            FrameWriter.header(header, n, type, flags, stream);
-            outbound.raw(header.array(), 0, Frames.HEADER_BYTES);
-            outbound.raw(Arrays.copyOfRange(bytes, at, at + n), 0, n);
-            at += n;
-            first = false;
-        } while (at < length);
     }
 
     /** Queues body bytes of {@code s} behind its window (dropped when the response has no body). */
@@ -1159,9 +1067,9 @@ final class Http2Connection extends TimerNode
         boolean moved = false;
         while (!s.pending.isEmpty() && s.sendWindow > 0 && sendWindow > 0 && s.localOpen()) {
             ByteBuffer part = s.pending.peek();
-            int n = (int) Math.min(Math.min(part.remaining(), peerMaxFrame), Math.min(s.sendWindow, sendWindow));
+            int n = (int) Math.min(Math.min(part.remaining(), framer.peerMaxFrame()), Math.min(s.sendWindow, sendWindow));
             boolean end = s.pendingEnd && s.pending.size() == 1 && n == part.remaining();
-            writeData(s.id, part.array(), part.arrayOffset() + part.position(), n, end);
+            framer.data(s.id, part.array(), part.arrayOffset() + part.position(), n, end);
             part.position(part.position() + n);
             if (!part.hasRemaining()) {
                 s.pending.poll();
@@ -1175,7 +1083,7 @@ final class Http2Connection extends TimerNode
             }
         }
         if (s.pending.isEmpty() && s.pendingEnd && !s.endSent && s.localOpen()) {
-            writeData(s.id, null, 0, 0, true);
+            framer.data(s.id, null, 0, 0, true);
             s.endSent = true;
         }
         if (moved) {
@@ -1194,15 +1102,6 @@ final class Http2Connection extends TimerNode
             if (s.blocked() && sendWindow > 0) {
                 pump(s);
             }
-        }
-    }
-
-    private void writeData(int stream, byte[] bytes, int offset, int length, boolean end) {
-        ByteBuffer header = ByteBuffer.allocate(Frames.HEADER_BYTES);
-        FrameWriter.header(header, length, Frames.DATA, end ? Frames.FLAG_END_STREAM : 0, stream);
-        outbound.raw(header.array(), 0, Frames.HEADER_BYTES);
-        if (length > 0) {
-            outbound.raw(bytes, offset, length);
         }
     }
 
@@ -1266,9 +1165,7 @@ final class Http2Connection extends TimerNode
         if (state == State.CLOSED) {
             return;
         }
-        ByteBuffer frame = ByteBuffer.allocate(size);
-        writer.accept(frame);
-        outbound.raw(frame.array(), 0, frame.position());
+        framer.control(size, writer);
     }
 
     private void sendSettings() {
