@@ -730,6 +730,14 @@ final class Http2Connection extends TimerNode
     private void streamError(Http2Exception e) {
         telemetry.streamReset(e.stream(), e.error().name() + " " + e.getMessage(), false);
         resetStream(e.stream(), e.error(), e.getMessage());
+        if (e.error() != Http2Error.REFUSED_STREAM) {
+            // Resets the client provokes count as its own ("MadeYouReset", 2025): the same budget as rapid reset.
+            rollFloodWindow();
+            if (++resets > options.http2MaxResets()) {
+                connectionError(calm("more than " + options.http2MaxResets() + " streams reset in "
+                        + ServerOptions.HTTP2_FLOOD_WINDOW.toSeconds() + " s (resets the client provoked)"));
+            }
+        }
     }
 
     private void resetStream(int stream, Http2Error error, String why) {

@@ -367,6 +367,20 @@ class Http2RawTest {
     }
 
     @Test
+    void provokedResetsCountAgainstTheSameBudget() throws Exception {
+        try (H2Client client = client(o -> o.http2MaxResets(10))) {
+            for (int stream = 1; stream <= 21; stream += 2) { // malformed: each one reset by the server
+                client.headers(stream, true, ":method", "GET", ":scheme", "http", ":path", "/hello", "te", "gzip");
+            }
+            for (int stream = 1; stream <= 19; stream += 2) {
+                reset(client, stream, PROTOCOL_ERROR);
+            }
+            client.expect(RST_STREAM);
+            goAway(client, 21, ENHANCE_YOUR_CALM);
+        }
+    }
+
+    @Test
     void continuationFloodIsCalmedBeforeDecoding() throws Exception {
         try (H2Client client = client(o -> o.http2MaxContinuationFrames(16))) {
             client.frame(HEADERS, 0, 1, client.block(":method", "GET"));
