@@ -36,6 +36,8 @@ final class H2Stream {
     final int id;
     State state;
     Exchange exchange;
+    /** Its access-log entry while the stream is logged, else null. */
+    dev.fleche.transport.internal.accesslog.LogEntry log;
     /** The body's stream to the handler, when streamed; null when aggregated or absent. */
     BodyInput body;
     /** A small body with a known length, received whole before the handler runs; null otherwise. */

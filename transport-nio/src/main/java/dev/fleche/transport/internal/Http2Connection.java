@@ -100,6 +100,8 @@ final class Http2Connection extends TimerNode
     private final FrameReader reader;
     private final HpackDecoder decoder;
     private final Http2Framer framer;
+    /** The access log's part, or null when the server has none. */
+    private final Http2AccessLog accessLog;
     /** Read by writers' threads ({@link #queuedBytes}); changed on the loop only. */
     private final Map<Integer, H2Stream> streams = new ConcurrentHashMap<>();
     private final int[] recentlyClosed = new int[CLOSED_REMEMBERED];
@@ -145,6 +147,8 @@ final class Http2Connection extends TimerNode
         this.reader = new FrameReader(options.http2MaxFrameBytes());
         this.decoder = new HpackDecoder(options.http2HeaderTableBytes(), options.maxHeaderBytes());
         this.framer = new Http2Framer(outbound, reactor.encoder);
+        this.accessLog = reactor.accessLog == null ? null
+                : new Http2AccessLog(reactor.accessLog, id, channel, options.nanoClock());
         this.floodWindowStart = reactor.now;
         this.windowProgress = reactor.now;
         this.interest = key.interestOps();
@@ -192,6 +196,7 @@ final class Http2Connection extends TimerNode
         Exchange ex = new Exchange(this, 1, head);
         s.exchange = ex;
         telemetry.requestStarted(head, null);
+        logBegins(s);
         dispatch(s);
     }
 
@@ -351,6 +356,9 @@ final class Http2Connection extends TimerNode
             throw Http2Exception.stream(stream, Http2Error.PROTOCOL_ERROR, "DATA beyond the content-length");
         }
         telemetry.bodyBytes(length);
+        if (s.log != null) {
+            s.log.bytesIn += length;
+        }
         if (!s.localOpen()) {
             discard(s, length, endStream);
             return;
@@ -569,6 +577,7 @@ final class Http2Connection extends TimerNode
         Exchange ex = new Exchange(this, stream, head);
         s.exchange = ex;
         telemetry.requestStarted(head, null);
+        logBegins(s);
         if (blockEndStream) {
             dispatch(s);
             return;
@@ -585,6 +594,22 @@ final class Http2Connection extends TimerNode
         s.body = input;
         ex.bodyStreaming(input);
         dispatch(s);
+    }
+
+    /** The stream's access-log entry begins (when the server has an access log). */
+    private void logBegins(H2Stream s) {
+        if (accessLog != null) {
+            s.log = accessLog.begin(s.exchange.head(), reactor.now, remoteAddress());
+            s.exchange.logEntry = s.log;
+        }
+    }
+
+    /** The stream's access-log entry ends: whole, or {@code cut}. */
+    private void logEnds(H2Stream s, boolean cut) {
+        if (s.log != null) {
+            accessLog.ended(s.log, cut);
+            s.log = null;
+        }
     }
 
     /** The window a new stream gives the client: what we announce (the RFC's default until our SETTINGS are acked). */
@@ -786,6 +811,7 @@ final class Http2Connection extends TimerNode
         s.pendingBytes = 0;
         streams.remove(s.id);
         remember(s.id);
+        logEnds(s, true);
         Exchange ex = s.exchange;
         if (ex != null && !ex.isResponseWritten()) {
             telemetry.exchangeEnded();
@@ -992,6 +1018,9 @@ final class Http2Connection extends TimerNode
         Exchange ex = s.exchange;
         boolean ours = claimed || ex.claimResponse() || ex.refusalClaimed();
         ex.bodyRefused(new RequestBodyException(413, Refusal.BODY_TOO_LARGE.name(), reason));
+        if (s.log != null) {
+            s.log.rule = Refusal.BODY_TOO_LARGE.name();
+        }
         s.aggregate = null;
         if (!ours || s.headSent) {
             resetStream(s.id, Http2Error.CANCEL, reason);
@@ -1044,6 +1073,9 @@ final class Http2Connection extends TimerNode
             queueBody(s, body.bytes(), body.bytes().length, true);
             return false;
         }
+        if (s.log != null) {
+            s.log.status = status;
+        }
         boolean endStream = noBody || !s.bodyAllowed;
         framer.headers(s.id, status, fields, ResponseEncoder.bodyAllowed(status) ? contentLength : -1, endStream);
         s.headSent = true;
@@ -1085,6 +1117,9 @@ final class Http2Connection extends TimerNode
             s.sendWindow -= n;
             sendWindow -= n;
             s.pendingBytes -= n;
+            if (s.log != null) {
+                s.log.bytesOut += n;
+            }
             moved = true;
             if (end) {
                 s.endSent = true;
@@ -1115,6 +1150,7 @@ final class Http2Connection extends TimerNode
 
     /** We sent END_STREAM on {@code s}: its response is complete. */
     private void localEnded(H2Stream s) {
+        logEnds(s, false);
         Exchange ex = s.exchange;
         if (!ex.isResponseWritten()) {
             ex.responseWritten();
@@ -1352,6 +1388,7 @@ final class Http2Connection extends TimerNode
         key.cancel();
         channel.close();
         for (H2Stream s : new ArrayList<>(streams.values())) {
+            logEnds(s, true);
             Exchange ex = s.exchange;
             if (ex != null && !ex.isResponseWritten()) {
                 telemetry.exchangeEnded();

@@ -186,6 +186,30 @@ class Http2RawTest {
         }
     }
 
+    @Test
+    void accessLogLinesCarryTheProtocol(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        java.nio.file.Path file = dir.resolve("access.log");
+        try (H2Client client = client(o -> o.accessLog(dev.fleche.transport.AccessLog.builder()
+                .format(dev.fleche.transport.AccessLog.Format.JSON).file(file).build()))) {
+            client.headers(1, false, ":method", "POST", ":scheme", "http", ":path", "/echo", "user-agent", "raw");
+            client.data(1, true, "abc".getBytes(UTF_8));
+            assertEquals(":status: 200|abc", client.response(1));
+            client.get(3, "/hang");
+            client.rst(3, CANCEL);
+            assertTrue(disconnected.await(10, TimeUnit.SECONDS));
+        }
+        server.stop(Duration.ofSeconds(5)); // writes every line accepted before it
+        server = null;
+        List<String> lines = java.nio.file.Files.readAllLines(file);
+        assertEquals(2, lines.size(), lines.toString());
+        String echo = lines.stream().filter(l -> l.contains("/echo")).findFirst().orElseThrow();
+        assertTrue(echo.contains("\"method\":\"POST\",\"target\":\"/echo\",\"protocol\":\"HTTP/2\",\"status\":200,"
+                + "\"bytesIn\":3,\"bytesOut\":3,"), echo);
+        assertTrue(echo.contains("\"userAgent\":\"raw\""), echo);
+        String hang = lines.stream().filter(l -> l.contains("/hang")).findFirst().orElseThrow();
+        assertTrue(hang.contains("\"protocol\":\"HTTP/2\"") && hang.endsWith(",\"cut\":true}"), hang);
+    }
+
     // ---------------------------------------------------------------- malformed requests: RST_STREAM PROTOCOL_ERROR
 
     @Test
