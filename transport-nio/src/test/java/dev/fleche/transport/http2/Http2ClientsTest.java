@@ -36,7 +36,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
  * HTTP/2 end to end with real clients: the JDK {@code HttpClient} over TLS (ALPN {@code h2}) and over clear text
- * ({@code Upgrade: h2c}), and {@code curl --http2-prior-knowledge} (skipped when curl is not on the PATH).
+ * ({@code Upgrade: h2c}), {@code curl --http2-prior-knowledge} and {@code nghttp} (prior knowledge and upgrade;
+ * each skipped when not on the PATH).
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class Http2ClientsTest {
@@ -179,6 +180,22 @@ class Http2ClientsTest {
             assertEquals(true, lengthHeader.contains("x-length: 200000"), lengthHeader);
         } finally {
             Files.delete(upload);
+        }
+    }
+
+    @Test
+    void nghttpWithPriorKnowledgeAndUpgrade() throws Exception {
+        Assumptions.assumeTrue(onPath("nghttp"), "nghttp (nghttp2-client) is not installed");
+        start(ServerOptions.builder());
+        String base = "http://127.0.0.1:" + server.port();
+        for (String upgrade : List.of("-n", "-nu")) {
+            Process process = new ProcessBuilder("nghttp", upgrade, "-s", "-t", "20", base + "/hello", base + "/big")
+                    .redirectErrorStream(true).start();
+            String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            process.waitFor(30, TimeUnit.SECONDS);
+            assertEquals(0, process.exitValue(), out);
+            long answered = out.lines().filter(line -> line.matches(".*\\s200\\s.*/(hello|big)$")).count();
+            assertEquals(2, answered, out);
         }
     }
 

@@ -128,6 +128,28 @@ class Http2RawTest {
     }
 
     @Test
+    void upgradeToH2cAnswers101ThenStreamOne() throws Exception {
+        try (H2Client client = new H2Client(start(o -> o))) {
+            // HTTP2-Settings: INITIAL_WINDOW_SIZE 1000, base64url without padding
+            client.send(("GET /hello HTTP/1.1\r\nHost: localhost\r\nConnection: Upgrade, HTTP2-Settings\r\n"
+                    + "Upgrade: h2c\r\nHTTP2-Settings: AAQAAAPo\r\n\r\n").getBytes(UTF_8));
+            byte[] head = new byte[71];
+            new java.io.DataInputStream(client.input()).readFully(head);
+            assertEquals("HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: h2c\r\n\r\n",
+                    new String(head, UTF_8));
+            assertEquals(SETTINGS, client.next().type());
+            client.send(PREFACE);
+            client.frame(SETTINGS, 0, 0, new byte[0]);
+            Frame response = client.expect(HEADERS);
+            assertEquals(1, response.stream());
+            assertTrue(client.fields(response).contains("x-version: HTTP/1.1"), "the upgraded request came as 1.1");
+            assertEquals("hello", new String(client.expect(DATA).payload(), UTF_8));
+            client.get(3, "/hello");
+            assertTrue(client.response(3).startsWith(":status: 200"));
+        }
+    }
+
+    @Test
     void pingIsAnswered() throws Exception {
         try (H2Client client = client()) {
             client.frame(PING, 0, 0, new byte[] {1, 2, 3, 4, 5, 6, 7, 8});
