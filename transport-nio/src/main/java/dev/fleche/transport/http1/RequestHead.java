@@ -39,13 +39,16 @@ public final class RequestHead {
     /**
      * The head of a request that came as an HTTP/2 stream (RFC 9113 8.3), its pseudo-header fields already checked
      * by the connection: {@code path} is checked here as HTTP/1.1 checks a request target (origin-form, or
-     * {@code *} for OPTIONS; CONNECT gives its authority). A body of unknown length ({@code hasBody} without
+     * {@code *} for OPTIONS; CONNECT gives its authority), and {@code authority} as it checks Host. A body of unknown length ({@code hasBody} without
      * {@code contentLength}) reads as {@link #chunked()}: the body's end is the stream's.
      */
     public static RequestHead http2(String method, String path, String authority, HttpFields headers,
             long contentLength, boolean hasBody, boolean expectContinue) throws RequestException {
         if (!"CONNECT".equals(method) && !path.startsWith("/") && !"*".equals(path)) {
             throw new RequestException(ProtocolRule.TARGET_INVALID);
+        }
+        if (authority != null && !Authority.isValid(authority, false, "CONNECT".equals(method))) {
+            throw new RequestException(ProtocolRule.HOST_INVALID); // :authority (or host) as HTTP/1.1 checks Host
         }
         RequestLine line = RequestLine.withTarget(method, path, 1);
         boolean unknownLength = hasBody && contentLength < 0;

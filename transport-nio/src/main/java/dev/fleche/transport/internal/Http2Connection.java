@@ -565,7 +565,7 @@ final class Http2Connection extends TimerNode
             head = RequestHead.http2(fields.method(), fields.path(), fields.authority(), fields.fields(), length,
                     !blockEndStream, expectContinue);
         } catch (RequestException e) {
-            throw Http2Exception.stream(stream, Http2Error.PROTOCOL_ERROR, "malformed :path: " + e.rule());
+            throw Http2Exception.stream(stream, Http2Error.PROTOCOL_ERROR, "malformed :path or :authority: " + e.rule());
         }
         startExchange(stream, head, length, expectContinue);
     }

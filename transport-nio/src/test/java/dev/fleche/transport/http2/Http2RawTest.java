@@ -248,6 +248,7 @@ class Http2RawTest {
                 {":method", "GET", ":scheme", "http", ":path", "/hello", ":status", "200"},         // response pseudo
                 {":method", "GET", ":method", "GET", ":scheme", "http", ":path", "/hello"},         // repeated pseudo
                 {":method", "GET", ":scheme", "http", ":path", "/a b"},                             // bad path
+                {":method", "GET", ":scheme", "http", ":path", "/", ":authority", "a/b@c"},         // bad authority
             };
             int stream = 3;
             for (String[] fields : malformed) {
