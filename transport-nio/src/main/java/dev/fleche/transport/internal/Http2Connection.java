@@ -43,9 +43,9 @@ import javax.net.ssl.SSLException;
  * on the reactor thread, except the door's, which hop onto it.
  *
  * <pre>
- *   PREFACE ─ client preface and its first SETTINGS ─▶ OPEN ─ drain (GOAWAY NO_ERROR), client GOAWAY ─▶ DRAINING
- *   (header timeout)                                    (idle timeout with no stream)      (no new streams; the
- *                                                                                            last one ends ─▶ CLOSING)
+ *   PREFACE ─ client preface and its first SETTINGS ─▶ OPEN ─ drain, client GOAWAY ─▶ DRAINING (new streams
+ *   (header timeout)                                    (idle timeout with no stream)    REFUSED; the last one ends:
+ *                                                                                        GOAWAY NO_ERROR ─▶ CLOSING)
  *   PREFACE | OPEN | DRAINING ─ connection error (GOAWAY code), idle timeout ─▶ CLOSING ─ written ─▶ CLOSED
  *   any ─ I/O error, client gone, stop, write stall of the socket ─▶ CLOSED
  * </pre>
@@ -114,6 +114,8 @@ final class Http2Connection extends TimerNode
     /** Bytes of a frame split across reads. */
     private byte[] leftover;
     private int lastClientStream;
+    /** Whether our GOAWAY went out (at most one). */
+    private boolean goAwaySent;
     /** The header block in progress (HEADERS then CONTINUATIONs), copied: its fragments come in several reads. */
     private byte[] block = new byte[1024];
     private int blockLength;
@@ -541,8 +543,12 @@ final class Http2Connection extends TimerNode
                     "stream " + stream + " not above the last stream " + lastClientStream + " (RFC 9113 5.1.1)");
         }
         lastClientStream = stream;
-        if (state != State.OPEN && state != State.PREFACE) {
+        if (goAwaySent) {
             return; // after our GOAWAY: ignored (RFC 9113 6.8)
+        }
+        if (state == State.DRAINING) {
+            remember(stream);
+            throw Http2Exception.stream(stream, Http2Error.REFUSED_STREAM, "the server is stopping");
         }
         if (streams.size() >= options.http2MaxConcurrentStreams()) {
             remember(stream);
@@ -783,8 +789,16 @@ final class Http2Connection extends TimerNode
         }
         byte[] debug = e.getMessage() == null ? NO_DEBUG : e.getMessage().getBytes(StandardCharsets.UTF_8);
         byte[] shortDebug = debug.length > 256 ? Arrays.copyOf(debug, 256) : debug;
-        writeControl(17 + shortDebug.length, out -> FrameWriter.goAway(out, lastClientStream, e.error(), shortDebug));
+        goAway(e.error(), shortDebug);
         closing("h2-" + e.error().name().toLowerCase(Locale.ROOT));
+    }
+
+    /** Sends GOAWAY with the last client stream, once per connection. */
+    private void goAway(Http2Error error, byte[] debug) {
+        if (!goAwaySent) {
+            goAwaySent = true;
+            writeControl(17 + debug.length, out -> FrameWriter.goAway(out, lastClientStream, error, debug));
+        }
     }
 
     /** Moves to CLOSING: every stream still open fails; the connection closes once its output is written. */
@@ -1187,9 +1201,10 @@ final class Http2Connection extends TimerNode
         closeWhenDrained();
     }
 
-    /** DRAINING with no stream left: close once written. */
+    /** DRAINING with no stream left: GOAWAY (unless sent), then close once written. */
     private void closeWhenDrained() {
         if (state == State.DRAINING && streams.isEmpty()) {
+            goAway(Http2Error.NO_ERROR, NO_DEBUG);
             moveTo(State.CLOSING);
             if (closeReason == null) {
                 closeReason = "done";
@@ -1303,7 +1318,7 @@ final class Http2Connection extends TimerNode
         }
         if (fired == Deadline.IDLE && state == State.OPEN) {
             closeReason = "idle timeout";
-            writeControl(17, out -> FrameWriter.goAway(out, lastClientStream, Http2Error.NO_ERROR, NO_DEBUG));
+            goAway(Http2Error.NO_ERROR, NO_DEBUG);
             closing("idle timeout");
             flushOutput();
             return;
@@ -1357,7 +1372,12 @@ final class Http2Connection extends TimerNode
 
     // ---------------------------------------------------------------- shutdown
 
-    /** Graceful stop: GOAWAY with the last stream, the streams in flight finish, then close (RFC 9113 6.8). */
+    /**
+     * Graceful stop: the streams in flight finish, a new one is refused ({@code REFUSED_STREAM}: safe to retry
+     * elsewhere), then GOAWAY with the last stream and close (RFC 9113 6.8). The GOAWAY waits for the streams because
+     * the JDK {@code HttpClient} of JDK 17 fails every open stream when it receives one, which would cut the
+     * responses the stop means to let finish.
+     */
     @Override
     public void drain() {
         deadlines.drain(reactor.drainStarted());
@@ -1368,7 +1388,6 @@ final class Http2Connection extends TimerNode
         if (state != State.OPEN) {
             return;
         }
-        writeControl(17, out -> FrameWriter.goAway(out, lastClientStream, Http2Error.NO_ERROR, NO_DEBUG));
         moveTo(State.DRAINING);
         closeWhenDrained();
         flushOutput();

@@ -185,7 +185,7 @@ class Http2RawTest {
     }
 
     @Test
-    void drainSendsGoAwayThenFinishesTheStreamInFlight() throws Exception {
+    void drainFinishesTheStreamInFlightRefusesNewOnesThenSendsGoAway() throws Exception {
         try (H2Client client = client()) {
             client.headers(1, false, ":method", "POST", ":scheme", "http", ":authority", "a", ":path", "/echo");
             client.frame(PING, 0, 0, new byte[8]);
@@ -198,10 +198,25 @@ class Http2RawTest {
                 }
             });
             stopper.start();
-            Frame goAway = client.expect(GOAWAY);
-            assertEquals("000008070000000000" + "00000001" + "00000000", goAway.hex());
+            int stream = 3;
+            while (true) { // served until the drain reaches the connection, then refused (safe to retry)
+                assertTrue(stream < 2001, "no stream refused");
+                client.get(stream, "/hello");
+                Frame answer = client.next();
+                while (answer.type() == DATA || answer.type() == WINDOW_UPDATE) {
+                    answer = client.next();
+                }
+                if (answer.type() == RST_STREAM) {
+                    assertEquals(String.format("00000403000%07x%08x", stream, REFUSED_STREAM), answer.hex());
+                    break;
+                }
+                assertEquals(HEADERS, answer.type());
+                stream += 2;
+            }
             client.data(1, true, "late".getBytes(UTF_8));
             assertEquals(":status: 200|late", client.response(1));
+            Frame goAway = client.expect(GOAWAY); // once the last stream is done
+            assertEquals(String.format("000008070000000000%08x00000000", stream), goAway.hex());
             assertTrue(client.closedByServer());
             stopper.join();
             server = null;
