@@ -47,6 +47,10 @@ final class H2Stream {
     long received;
     /** Body bytes dropped after the response was complete (bounded by {@code maxDiscardBytes}). */
     long discarded;
+    /** When body bytes last arrived (or the client began to owe them): its body timeout counts from here. */
+    long bodySince;
+    /** The client waits for {@code 100 Continue} before it sends the body (no body timeout meanwhile). */
+    boolean awaitingContinue;
     /** The tighter limit of a handler that buffers the body. */
     long bodyLimit = Long.MAX_VALUE;
 

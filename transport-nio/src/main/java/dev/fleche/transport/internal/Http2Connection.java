@@ -347,6 +347,7 @@ final class Http2Connection extends TimerNode
         if (!s.remoteOpen()) {
             throw Http2Exception.stream(stream, Http2Error.STREAM_CLOSED, "DATA after END_STREAM on stream " + stream);
         }
+        s.bodySince = reactor.now;
         s.receiveWindow -= flowLength;
         if (s.receiveWindow < 0) {
             throw Http2Exception.stream(stream, Http2Error.FLOW_CONTROL_ERROR, "DATA beyond the stream's window");
@@ -579,7 +580,12 @@ final class Http2Connection extends TimerNode
     private void startExchange(int stream, RequestHead head, long length, boolean expectContinue) {
         H2Stream s = new H2Stream(stream, blockEndStream, peerInitialWindow, receiveWindowOfStream());
         s.expectedLength = length;
+        s.bodySince = reactor.now;
+        s.awaitingContinue = expectContinue;
         streams.put(stream, s);
+        if (!blockEndStream) {
+            armTimer(reactor.now + Deadline.BODY.nanos(options));
+        }
         Exchange ex = new Exchange(this, stream, head);
         s.exchange = ex;
         telemetry.requestStarted(head, null);
@@ -959,6 +965,9 @@ final class Http2Connection extends TimerNode
         reactor.execute(() -> {
             H2Stream s = writable(stream);
             if (s != null && !s.headSent && !s.exchange.isResponseStarted()) {
+                s.awaitingContinue = false;
+                s.bodySince = reactor.now; // from now on the client owes the body
+                armTimer(reactor.now + Deadline.BODY.nanos(options));
                 framer.headers(s.id, 100, new HttpFields(0), -1, false);
                 flushOutput();
             }
@@ -971,6 +980,8 @@ final class Http2Connection extends TimerNode
             H2Stream s = streams.get(stream);
             if (s != null && s.body != null && s.body.resumeStillWanted()) {
                 s.readerPaused = false;
+                s.bodySince = reactor.now;
+                armTimer(reactor.now + Deadline.BODY.nanos(options));
                 giveBack(s, true);
             }
         });
@@ -1179,7 +1190,13 @@ final class Http2Connection extends TimerNode
                 s.body.fail(new IOException("the response is complete; the rest of the request body is dropped"));
                 s.body = null;
             }
-            if (s.expectedLength >= 0 && s.expectedLength - s.received > options.maxDiscardBytes()) {
+            s.readerPaused = false; // dropped from now on: the client owes the rest, within the body timeout
+            s.bodySince = reactor.now;
+            armTimer(reactor.now + Deadline.BODY.nanos(options));
+            giveBack(s, true);
+            if (s.awaitingContinue
+                    || (s.expectedLength >= 0 && s.expectedLength - s.received > options.maxDiscardBytes())) {
+                // a client waiting for 100 Continue sends no body now; a body beyond the discard limit is not read
                 writeControl(13, out -> FrameWriter.rstStream(out, s.id, Http2Error.NO_ERROR));
                 s.moveTo(H2Stream.State.CLOSED);
             }
@@ -1304,9 +1321,14 @@ final class Http2Connection extends TimerNode
         if (state == State.CLOSED) {
             return;
         }
+        long bodyDue = expireBodies();
+        if (state == State.CLOSED) {
+            return;
+        }
         Deadline fired = deadlines.due(phase(), this, reactor.now);
         if (fired == null) {
-            reactor.wheel.schedule(this, deadlines.next());
+            long next = deadlines.next();
+            reactor.wheel.schedule(this, bodyDue - next < 0 ? bodyDue : next);
             return;
         }
         telemetry.timedOut(fired);
@@ -1325,6 +1347,48 @@ final class Http2Connection extends TimerNode
         }
         closeReason = fired.phase() + " timeout";
         close(fired.closeReason());
+    }
+
+    /**
+     * The body timeout of each stream whose client owes body bytes (its side open, the handler not holding things
+     * up, no {@code 100 Continue} awaited): none for {@code bodyTimeout} answers {@code 408} when the response is
+     * still ours, else resets the stream. Returns when the next stream's body timeout is due.
+     */
+    private long expireBodies() {
+        long now = reactor.now;
+        long timeout = Deadline.BODY.nanos(options);
+        long next = now + Deadline.IDLE.nanos(options);
+        for (H2Stream s : new ArrayList<>(streams.values())) {
+            if (!owesBody(s)) {
+                continue;
+            }
+            long due = s.bodySince + timeout;
+            if (due - now > 0) {
+                next = due - next < 0 ? due : next;
+                continue;
+            }
+            telemetry.timedOut(Deadline.BODY);
+            Exchange ex = s.exchange;
+            if (s.localOpen() && ex.claimResponse()) {
+                Refusal refusal = Refusal.BODY_TIMEOUT;
+                ex.bodyRefused(new RequestBodyException(refusal.status(), refusal.name(), refusal.reason(options)));
+                if (s.log != null) {
+                    s.log.rule = refusal.name();
+                }
+                s.bodySince = now; // the rest of its body, if any, gets one more timeout
+                next = now + timeout - next < 0 ? now + timeout : next;
+                answerError(s, refusal.status(), refusal.reason(options));
+            } else {
+                resetStream(s.id, Http2Error.CANCEL, "request body not received in time");
+            }
+        }
+        flushOutput();
+        return next;
+    }
+
+    /** Whether the client owes body bytes on {@code s} now (for its body timeout). */
+    private static boolean owesBody(H2Stream s) {
+        return s.remoteOpen() && !s.readerPaused && !s.awaitingContinue;
     }
 
     /** Streams whose response waited on a window for the whole write-stall timeout: reset, their writers fail. */

@@ -522,6 +522,18 @@ class Http2RawTest {
     }
 
     @Test
+    void aBodyThatStopsComingIsAnswered408ThenTheStreamIsReset() throws Exception {
+        try (H2Client client = client(o -> o.bodyTimeout(Duration.ofMillis(300)))) {
+            client.headers(1, false, ":method", "POST", ":scheme", "http", ":path", "/echo");
+            client.data(1, false, "ab".getBytes(UTF_8));
+            assertTrue(client.response(1).startsWith(":status: 408"));
+            reset(client, 1, CANCEL); // the rest never came either: the stream does not hold its slot for ever
+            client.get(3, "/hello");
+            assertTrue(client.response(3).startsWith(":status: 200"), "the connection goes on");
+        }
+    }
+
+    @Test
     void streamsBeyondMaxConcurrentAreRefused() throws Exception {
         try (H2Client client = client(o -> o.http2MaxConcurrentStreams(2))) {
             client.get(1, "/hang");
