@@ -195,11 +195,30 @@ final class Http2Connection extends TimerNode
         lastClientStream = 1;
         H2Stream s = new H2Stream(1, true, peerInitialWindow, receiveWindowOfStream());
         streams.put(1, s);
-        Exchange ex = new Exchange(this, 1, head);
+        Exchange ex = new Exchange(this, 1, asHttp2(head));
         s.exchange = ex;
         telemetry.requestStarted(head, null);
         logBegins(s);
         dispatch(s);
+    }
+
+    /**
+     * The upgraded HTTP/1.1 request as stream 1 sees it: HTTP/2, without the fields of the upgrade and of the
+     * HTTP/1.1 connection (RFC 9113 8.2.2). It was checked as HTTP/1.1 already, so its target is valid.
+     */
+    private static RequestHead asHttp2(RequestHead head) {
+        HttpFields fields = new HttpFields(head.headers().size());
+        head.headers().forEach((name, value) -> {
+            if (!name.equalsIgnoreCase("Connection") && !name.equalsIgnoreCase("Upgrade")
+                    && !name.equalsIgnoreCase("HTTP2-Settings") && !name.equalsIgnoreCase("Keep-Alive")) {
+                fields.add(name, value);
+            }
+        });
+        try {
+            return RequestHead.http2(head.method(), head.target(), head.host(), fields, -1, false, false);
+        } catch (RequestException e) {
+            return head; // an absolute-form target: served as it came
+        }
     }
 
     private void moveTo(State next) {

@@ -142,7 +142,7 @@ class Http2RawTest {
             client.frame(SETTINGS, 0, 0, new byte[0]);
             Frame response = client.expect(HEADERS);
             assertEquals(1, response.stream());
-            assertTrue(client.fields(response).contains("x-version: HTTP/1.1"), "the upgraded request came as 1.1");
+            assertTrue(client.fields(response).contains("x-version: HTTP/2"), "the upgraded request is stream 1");
             assertEquals("hello", new String(client.expect(DATA).payload(), UTF_8));
             client.get(3, "/hello");
             assertTrue(client.response(3).startsWith(":status: 200"));
