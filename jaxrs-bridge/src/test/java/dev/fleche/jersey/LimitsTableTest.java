@@ -34,7 +34,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class LimitsTableTest {
     /** Components of {@link ServerOptions} that are not limits. */
     private static final Set<String> NOT_LIMITS = Set.of("address", "reactors", "backlog", "errorRenderer",
-            "nanoClock", "tls", "accessLog");
+            "nanoClock", "tls", "accessLog", "http2PriorKnowledge", "http2Upgrade", "http2Alpn");
 
     /** One row: limit, default, ServerOptions setting, Jersey property, beyond it. */
     private record Row(String limit, String defaultValue, String setting, String property) {

@@ -67,6 +67,27 @@ import java.util.function.LongSupplier;
  *   <tr><td>{@code tls}</td><td>{@code null}: plain HTTP</td><td>serve HTTPS with these {@link TlsOptions}</td></tr>
  *   <tr><td>{@code accessLog}</td><td>{@code null}: no access log</td><td>write one line per request (refusals
  *       included) as these {@link AccessLog} settings say</td></tr>
+ *   <tr><td>{@code http2PriorKnowledge}</td><td>{@code true}</td><td>a clear-text connection that starts with the
+ *       HTTP/2 connection preface speaks HTTP/2 (h2c, RFC 9113 3.3)</td></tr>
+ *   <tr><td>{@code http2Upgrade}</td><td>{@code true}</td><td>a clear-text request without a body carrying
+ *       {@code Upgrade: h2c} and {@code HTTP2-Settings} is answered {@code 101} and then as HTTP/2 stream 1</td></tr>
+ *   <tr><td>{@code http2Alpn}</td><td>{@code true}</td><td>on TLS, ALPN offers {@code h2} before
+ *       {@code http/1.1}</td></tr>
+ *   <tr><td>{@code http2MaxConcurrentStreams}</td><td>128</td><td>{@code SETTINGS_MAX_CONCURRENT_STREAMS}: a
+ *       stream beyond it is refused with {@code RST_STREAM REFUSED_STREAM}</td></tr>
+ *   <tr><td>{@code http2InitialWindowBytes}</td><td>64 KiB</td><td>{@code SETTINGS_INITIAL_WINDOW_SIZE}: request
+ *       body bytes a client may send on a stream before the handler takes them</td></tr>
+ *   <tr><td>{@code http2MaxFrameBytes}</td><td>16 KiB</td><td>{@code SETTINGS_MAX_FRAME_SIZE}: a larger frame is a
+ *       {@code FRAME_SIZE_ERROR}</td></tr>
+ *   <tr><td>{@code http2HeaderTableBytes}</td><td>4 KiB</td><td>{@code SETTINGS_HEADER_TABLE_SIZE}: the HPACK
+ *       dynamic table of the request decoder</td></tr>
+ *   <tr><td>{@code http2MaxResets}</td><td>200</td><td>streams a client may reset in {@link #HTTP2_FLOOD_WINDOW}
+ *       (10 s); beyond it {@code GOAWAY ENHANCE_YOUR_CALM} (rapid reset, CVE-2023-44487)</td></tr>
+ *   <tr><td>{@code http2MaxControlFrames}</td><td>1,000</td><td>SETTINGS, PING, PRIORITY, unknown and empty
+ *       frames a client may send in 10 s; beyond it {@code GOAWAY ENHANCE_YOUR_CALM}</td></tr>
+ *   <tr><td>{@code http2MaxContinuationFrames}</td><td>16</td><td>CONTINUATION frames of one header block; beyond
+ *       it (or beyond {@code maxHeaderBytes} of block) {@code GOAWAY ENHANCE_YOUR_CALM}, before any HPACK
+ *       decoding</td></tr>
  * </table>
  */
 public record ServerOptions(
@@ -92,7 +113,17 @@ public record ServerOptions(
         ErrorRenderer errorRenderer,
         LongSupplier nanoClock,
         TlsOptions tls,
-        AccessLog accessLog) {
+        AccessLog accessLog,
+        boolean http2PriorKnowledge,
+        boolean http2Upgrade,
+        boolean http2Alpn,
+        int http2MaxConcurrentStreams,
+        int http2InitialWindowBytes,
+        int http2MaxFrameBytes,
+        int http2HeaderTableBytes,
+        int http2MaxResets,
+        int http2MaxControlFrames,
+        int http2MaxContinuationFrames) {
 
     /** Validates every setting; use {@link #builder()} rather than this constructor. */
     public ServerOptions {
@@ -117,7 +148,20 @@ public record ServerOptions(
         duration("headerTimeout", headerTimeout);
         duration("bodyTimeout", bodyTimeout);
         duration("writeStallTimeout", writeStallTimeout);
+        positive("http2MaxConcurrentStreams", http2MaxConcurrentStreams);
+        atLeast("http2InitialWindowBytes", http2InitialWindowBytes, 1024);
+        atLeast("http2MaxFrameBytes", http2MaxFrameBytes, 16_384);
+        if (http2MaxFrameBytes > 16_777_215) {
+            throw new IllegalArgumentException("http2MaxFrameBytes must be <= 16777215, was " + http2MaxFrameBytes);
+        }
+        atLeast("http2HeaderTableBytes", http2HeaderTableBytes, 0);
+        positive("http2MaxResets", http2MaxResets);
+        positive("http2MaxControlFrames", http2MaxControlFrames);
+        atLeast("http2MaxContinuationFrames", http2MaxContinuationFrames, 0);
     }
+
+    /** The window over which {@code http2MaxResets} and {@code http2MaxControlFrames} are counted. */
+    public static final Duration HTTP2_FLOOD_WINDOW = Duration.ofSeconds(10);
 
     /** The default of {@code maxBufferedBodyBytes}: 10 MiB, as Quarkus bounds every request body. */
     public static final long DEFAULT_MAX_BUFFERED_BODY_BYTES = 10L * 1024 * 1024;
@@ -187,6 +231,16 @@ public record ServerOptions(
         private LongSupplier nanoClock = System::nanoTime;
         private TlsOptions tls;
         private AccessLog accessLog;
+        private boolean http2PriorKnowledge = true;
+        private boolean http2Upgrade = true;
+        private boolean http2Alpn = true;
+        private int http2MaxConcurrentStreams = 128;
+        private int http2InitialWindowBytes = 64 * 1024;
+        private int http2MaxFrameBytes = 16 * 1024;
+        private int http2HeaderTableBytes = 4 * 1024;
+        private int http2MaxResets = 200;
+        private int http2MaxControlFrames = 1_000;
+        private int http2MaxContinuationFrames = 16;
 
         private Builder() {
         }
@@ -215,6 +269,16 @@ public record ServerOptions(
             nanoClock = o.nanoClock;
             tls = o.tls;
             accessLog = o.accessLog;
+            http2PriorKnowledge = o.http2PriorKnowledge;
+            http2Upgrade = o.http2Upgrade;
+            http2Alpn = o.http2Alpn;
+            http2MaxConcurrentStreams = o.http2MaxConcurrentStreams;
+            http2InitialWindowBytes = o.http2InitialWindowBytes;
+            http2MaxFrameBytes = o.http2MaxFrameBytes;
+            http2HeaderTableBytes = o.http2HeaderTableBytes;
+            http2MaxResets = o.http2MaxResets;
+            http2MaxControlFrames = o.http2MaxControlFrames;
+            http2MaxContinuationFrames = o.http2MaxContinuationFrames;
         }
 
         public Builder address(InetSocketAddress value) { address = value; return this; }
@@ -250,6 +314,26 @@ public record ServerOptions(
         public Builder tls(TlsOptions value) { tls = value; return this; }
         /** Writes an access log with {@code value}; {@code null} (the default) writes none. */
         public Builder accessLog(AccessLog value) { accessLog = value; return this; }
+        /** h2c by prior knowledge: a clear-text connection starting with the HTTP/2 preface (default on). */
+        public Builder http2PriorKnowledge(boolean value) { http2PriorKnowledge = value; return this; }
+        /** h2c by {@code Upgrade: h2c} with {@code HTTP2-Settings} on a request without a body (default on). */
+        public Builder http2Upgrade(boolean value) { http2Upgrade = value; return this; }
+        /** ALPN offers {@code h2} before {@code http/1.1} on TLS (default on). */
+        public Builder http2Alpn(boolean value) { http2Alpn = value; return this; }
+        /** Turns every HTTP/2 entry on or off at once. */
+        public Builder http2(boolean value) {
+            http2PriorKnowledge = value;
+            http2Upgrade = value;
+            http2Alpn = value;
+            return this;
+        }
+        public Builder http2MaxConcurrentStreams(int value) { http2MaxConcurrentStreams = value; return this; }
+        public Builder http2InitialWindowBytes(int value) { http2InitialWindowBytes = value; return this; }
+        public Builder http2MaxFrameBytes(int value) { http2MaxFrameBytes = value; return this; }
+        public Builder http2HeaderTableBytes(int value) { http2HeaderTableBytes = value; return this; }
+        public Builder http2MaxResets(int value) { http2MaxResets = value; return this; }
+        public Builder http2MaxControlFrames(int value) { http2MaxControlFrames = value; return this; }
+        public Builder http2MaxContinuationFrames(int value) { http2MaxContinuationFrames = value; return this; }
 
         /** Validates and returns the options; throws {@link IllegalArgumentException} naming a bad setting. */
         public ServerOptions build() {
@@ -257,7 +341,9 @@ public record ServerOptions(
                     maxHeaderBytes, maxHeaderCount, maxBodyBytes, maxBufferedBodyBytes, bodyAggregationBytes, maxDiscardBytes,
                     inboundWindowBytes, outboundHighWaterBytes, idleTimeout, headerTimeout, bodyTimeout,
                     writeStallTimeout, minRequestBodyRate, minResponseRate, errorRenderer, nanoClock, tls,
-                    accessLog);
+                    accessLog, http2PriorKnowledge, http2Upgrade, http2Alpn, http2MaxConcurrentStreams,
+                    http2InitialWindowBytes, http2MaxFrameBytes, http2HeaderTableBytes, http2MaxResets,
+                    http2MaxControlFrames, http2MaxContinuationFrames);
         }
     }
 }

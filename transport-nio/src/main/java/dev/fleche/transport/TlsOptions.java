@@ -29,9 +29,9 @@ import javax.net.ssl.SSLParameters;
  *       connection (on the reactor timer)</td></tr>
  * </table>
  *
- * <p>ALPN is not a setting: the server advertises {@code http/1.1} only. A client that offers ALPN without
- * {@code http/1.1} (e.g. {@code h2} alone) gets a {@code no_application_protocol} alert and the handshake fails; a
- * client that offers no ALPN is served HTTP/1.1. Client-initiated renegotiation is always refused.
+ * <p>ALPN is not a setting here: the server advertises {@code h2} then {@code http/1.1} ({@code http/1.1} only when
+ * {@code ServerOptions.http2Alpn} is off). A client that offers neither gets a {@code no_application_protocol}
+ * alert and the handshake fails; a client that offers no ALPN is served HTTP/1.1. Client-initiated renegotiation is always refused.
  */
 public record TlsOptions(
         SSLContext sslContext,
@@ -53,8 +53,11 @@ public record TlsOptions(
     /** The protocol versions enabled by default, newest first. */
     public static final List<String> DEFAULT_PROTOCOLS = List.of("TLSv1.3", "TLSv1.2");
 
-    /** The only application protocol advertised by ALPN. */
+    /** The application protocol ALPN falls back to (and the only one when HTTP/2 over ALPN is off). */
     public static final String ALPN_HTTP_1_1 = "http/1.1";
+
+    /** HTTP/2 over TLS (RFC 9113 3.2), advertised first unless {@code ServerOptions.http2Alpn} is off. */
+    public static final String ALPN_H2 = "h2";
 
     /** Validates every setting; use {@link #builder(SSLContext)} rather than this constructor. */
     public TlsOptions {

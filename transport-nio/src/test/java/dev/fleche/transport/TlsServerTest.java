@@ -493,8 +493,8 @@ class TlsServerTest {
     private static final String REQUEST_WITH_CLOSE = "GET / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n";
 
     @Test
-    void opensslOfferingOnlyH2FailsTheHandshakeCleanly() throws Exception {
-        start(tls().build());
+    void opensslOfferingOnlyH2FailsTheHandshakeCleanlyWhenHttp2IsOff() throws Exception {
+        start(RawClient.loopback().http2Alpn(false).tls(tls().build()).build(), TlsServerTest::describe);
         Process client = sClient("-alpn", "h2");
         client.getOutputStream().close();
         String output = outputOf(client);
@@ -502,6 +502,15 @@ class TlsServerTest {
         assertTrue(client.exitValue() != 0, output);
         Await.until("the failure is told", () -> eventSeen("event=tls-error conn=1"));
         assertEquals(0, server.metrics().requests());
+    }
+
+    @Test
+    void opensslOfferingH2GetsH2() throws Exception {
+        start(tls().build());
+        Process client = sClient("-alpn", "h2,http/1.1");
+        client.getOutputStream().close();
+        String output = outputOf(client);
+        assertTrue(output.contains("ALPN protocol: h2"), output);
     }
 
     @Test

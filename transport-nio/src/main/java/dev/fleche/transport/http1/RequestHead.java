@@ -16,9 +16,17 @@ public final class RequestHead {
     private final boolean chunked;
     private final boolean keepAlive;
     private final boolean expectContinue;
+    /** 1 for HTTP/1.x, 2 for a request that came as an HTTP/2 stream. */
+    private final int majorVersion;
 
     RequestHead(RequestLine line, HttpFields headers, String host, long contentLength, boolean chunked,
             boolean keepAlive, boolean expectContinue) {
+        this(line, headers, host, contentLength, chunked, keepAlive, expectContinue, 1);
+    }
+
+    private RequestHead(RequestLine line, HttpFields headers, String host, long contentLength, boolean chunked,
+            boolean keepAlive, boolean expectContinue, int majorVersion) {
+        this.majorVersion = majorVersion;
         this.line = line;
         this.headers = headers;
         this.host = host;
@@ -26,6 +34,31 @@ public final class RequestHead {
         this.chunked = chunked;
         this.keepAlive = keepAlive;
         this.expectContinue = expectContinue;
+    }
+
+    /**
+     * The head of a request that came as an HTTP/2 stream (RFC 9113 8.3), its pseudo-header fields already checked
+     * by the connection: {@code path} is checked here as HTTP/1.1 checks a request target (origin-form, or
+     * {@code *} for OPTIONS; CONNECT gives its authority), and {@code authority} as it checks Host. A body of unknown length ({@code hasBody} without
+     * {@code contentLength}) reads as {@link #chunked()}: the body's end is the stream's.
+     */
+    public static RequestHead http2(String method, String path, String authority, HttpFields headers,
+            long contentLength, boolean hasBody, boolean expectContinue) throws RequestException {
+        if (!"CONNECT".equals(method) && !path.startsWith("/") && !"*".equals(path)) {
+            throw new RequestException(ProtocolRule.TARGET_INVALID);
+        }
+        if (authority != null && !Authority.isValid(authority, false, "CONNECT".equals(method))) {
+            throw new RequestException(ProtocolRule.HOST_INVALID); // :authority (or host) as HTTP/1.1 checks Host
+        }
+        RequestLine line = RequestLine.withTarget(method, path, 1);
+        boolean unknownLength = hasBody && contentLength < 0;
+        return new RequestHead(line, headers, authority, hasBody ? contentLength : Math.max(contentLength, -1),
+                unknownLength, true, expectContinue, 2);
+    }
+
+    /** 1 for HTTP/1.x, 2 for HTTP/2. */
+    public int majorVersion() {
+        return majorVersion;
     }
 
     /** The method; GET, HEAD, POST, PUT, DELETE, OPTIONS, PATCH, TRACE and CONNECT are shared constants. */

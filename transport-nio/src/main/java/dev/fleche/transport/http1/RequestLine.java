@@ -69,7 +69,7 @@ record RequestLine(String method, String target, String path, String query, Stri
         return known != null ? known : new String(b, start, end - start, StandardCharsets.US_ASCII);
     }
 
-    private static RequestLine withTarget(String method, String target, int minor) throws RequestException {
+    static RequestLine withTarget(String method, String target, int minor) throws RequestException {
         if (CONNECT.equals(method)) {
             if (target.indexOf('/') >= 0 || !Authority.isValid(target, false, true)) {
                 throw new RequestException(ProtocolRule.AUTHORITY_FORM_INVALID);

@@ -6,6 +6,7 @@ import dev.fleche.transport.RequestBodyException;
 import dev.fleche.transport.ServerOptions;
 import dev.fleche.transport.Timeout;
 import dev.fleche.transport.TlsInfo;
+import dev.fleche.transport.TlsOptions;
 import dev.fleche.transport.http1.ChunkedDecoder;
 import dev.fleche.transport.http1.ProtocolRule;
 import dev.fleche.transport.http1.RequestException;
@@ -210,6 +211,10 @@ final class Connection extends TimerNode
     private Outbound outbound;
     /** The exchange in flight: its response is the next to be written, its body the next bytes read. */
     private Exchange exchange;
+    /** The client chose {@code h2} by ALPN: the socket goes to an {@link Http2Connection} before any request. */
+    private boolean alpnH2;
+    /** The HTTP/2 connection this one handed its socket to, or null. */
+    private Http2Connection handedTo;
     /** The interest set on the selection key. */
     private int interest = SelectionKey.OP_READ;
     /** What is read from the socket: paused by flow control, ended by a half-close. */
@@ -274,6 +279,10 @@ final class Connection extends TimerNode
     /** The channel can make progress by itself (a TLS task finished): retries both directions. */
     @Override
     public void channelReady() {
+        if (handedTo != null) {
+            handedTo.channelReady(); // the channel's listener is still this connection
+            return;
+        }
         onReady(true, true);
     }
 
@@ -322,6 +331,50 @@ final class Connection extends TimerNode
         } while (channel.hasBufferedInput() && state.reads() && intake == Intake.OPEN);
     }
 
+    // ---------------------------------------------------------------- HTTP/2
+
+    /**
+     * Before the first request: takes {@code bytes} for HTTP/2 when the client chose {@code h2} by ALPN, or when
+     * they begin with the connection preface (prior knowledge; a partial preface is kept until it is whole or
+     * differs). Returns whether the bytes were taken.
+     */
+    private boolean http2Entry(byte[] bytes, int offset, int end) {
+        if (alpnH2) {
+            becomeHttp2(null, null, null, bytes, offset, end);
+            return true;
+        }
+        if (!reactor.options.http2PriorKnowledge() || channel.tlsInfo() != null) {
+            return false;
+        }
+        switch (Http2Entry.preface(bytes, offset, end)) {
+            case HTTP2 -> becomeHttp2(null, null, null, bytes, offset, end);
+            case PARTIAL -> inbound.keep(bytes, offset, end);
+            default -> {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Hands the socket to an {@link Http2Connection}: this connection ends without closing it (no timer, no parts
+     * held) and the new one takes its key, its place in the reactor and {@code bytes[offset, end)}; {@code before}
+     * (a {@code 101}) is written first, and an upgraded request becomes stream 1.
+     */
+    private void becomeHttp2(byte[] before, RequestHead upgraded, byte[] settings, byte[] bytes, int offset, int end) {
+        reactor.wheel.cancel(this);
+        moveTo(State.CLOSED);
+        inbound.release(reactor);
+        outbound = null;
+        Http2Connection next = new Http2Connection(reactor, channel, id, key);
+        handedTo = next;
+        reactor.handOver(this, next, key);
+        next.start(before, upgraded, settings, bytes == null ? new byte[0] : bytes, offset, end);
+        if (channel.hasBufferedInput()) {
+            reactor.execute(next::channelReady);
+        }
+    }
+
     // ---------------------------------------------------------------- TLS
 
     /** The channel's first TLS handshake is done (told during a read or a write): wait for a request. */
@@ -334,6 +387,14 @@ final class Connection extends TimerNode
         deadlines.restart(reactor.now);
         telemetry.handshakeDone(channel.tlsInfo());
         armTimer(deadlines.at(Deadline.IDLE));
+        if (reactor.options.http2Alpn() && TlsOptions.ALPN_H2.equals(channel.tlsInfo().applicationProtocol())) {
+            alpnH2 = true; // the next bytes read, or this task if none come with the handshake, hand over
+            reactor.execute(() -> {
+                if (state == State.IDLE && streams == 0) {
+                    becomeHttp2(null, null, null, null, 0, 0);
+                }
+            });
+        }
     }
 
     /**
@@ -463,11 +524,21 @@ final class Connection extends TimerNode
     }
 
     private int readHead(byte[] bytes, int offset, int end) throws RequestException {
+        if (streams == 0 && state == State.IDLE && http2Entry(bytes, offset, end)) {
+            return end;
+        }
         if (state.waitsForRequest()) {
             telemetry.headBegins(reactor.now);
         }
         int at = inbound.parseHead(reactor, bytes, offset, end);
         RequestHead head = inbound.completedHead(reactor);
+        if (head != null && streams == 0 && Http2Entry.upgradeAsked(reactor.options, channel, head)) {
+            byte[] settings = Http2Entry.upgradeSettings(head);
+            if (settings != null) {
+                becomeHttp2(Http2Entry.SWITCHING_PROTOCOLS, head, settings, bytes, at, end);
+                return end;
+            }
+        }
         if (head != null) {
             startExchange(head);
         } else if (state.waitsForRequest() && inbound.headInProgress()) {
@@ -1061,7 +1132,7 @@ final class Connection extends TimerNode
 
     /** Queued response bytes of this connection, for writers waiting on any thread. */
     @Override
-    public long queuedBytes() {
+    public long queuedBytes(int stream) {
         Outbound out = outbound; // read on writers' threads: a stale or absent one means nothing queued for them
         return out == null ? 0 : out.queuedBytes();
     }

@@ -35,8 +35,11 @@ interface ConnectionDoor {
     /** Why the connection closed, or null while open. */
     String closeReason();
 
-    /** Response bytes queued on the connection and not yet written (writers wait on it). */
-    long queuedBytes();
+    /**
+     * Response bytes of {@code stream} queued and not yet written (its writer waits on it): HTTP/1.1 counts the
+     * connection's queue; HTTP/2 adds what the stream holds back for its flow-control windows.
+     */
+    long queuedBytes(int stream);
 
     // ---------------------------------------------------------------- the loop
 

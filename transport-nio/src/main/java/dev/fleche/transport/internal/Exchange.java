@@ -109,7 +109,9 @@ final class Exchange implements HttpExchange {
     @Override public String target() { return head.target(); }
     @Override public String path() { return head.path(); }
     @Override public String query() { return head.query(); }
-    @Override public String version() { return head.minorVersion() == 0 ? "HTTP/1.0" : "HTTP/1.1"; }
+    @Override public String version() {
+        return head.majorVersion() == 2 ? "HTTP/2" : head.minorVersion() == 0 ? "HTTP/1.0" : "HTTP/1.1";
+    }
     @Override public HttpFields headers() { return head.headers(); }
     @Override public String host() { return head.host(); }
     @Override public boolean hasBody() { return head.hasBody(); }

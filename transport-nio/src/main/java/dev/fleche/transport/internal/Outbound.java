@@ -147,12 +147,20 @@ final class Outbound {
     }
 
     private void appendBody(byte[] body, int length) {
+        raw(body, 0, length);
+    }
+
+    /**
+     * Bytes framed by the caller (HTTP/2 frames): copied into the staging buffer when small, else queued as they
+     * are, after what is staged (the array must not change until written).
+     */
+    void raw(byte[] bytes, int offset, int length) {
         if (length <= INLINE_BODY_BYTES) {
-            stage().put(body, 0, length);
+            stage().put(bytes, offset, length);
             return;
         }
         stagingToQueue();
-        enqueue(ByteBuffer.wrap(body, 0, length));
+        enqueue(ByteBuffer.wrap(bytes, offset, length));
     }
 
     /** Moves the staged bytes behind the queue; the connection stays the staging owner so that the reactor flushes it. */

@@ -327,8 +327,26 @@ public final class Reactor implements Runnable {
         if (tlsBuffers == null) {
             return new PlainChannel(socket);
         }
-        return new TlsChannel(socket, TlsChannel.serverEngine(options.tls()), tlsBuffers, handshakeTasks,
+        return new TlsChannel(socket, TlsChannel.serverEngine(options.tls(), options.http2Alpn()), tlsBuffers, handshakeTasks,
                 this::execute, listener);
+    }
+
+    /**
+     * {@code from} hands its socket to {@code to} (a protocol switch: HTTP/1.1 to HTTP/2): {@code to} takes its
+     * key and its place in the list; {@code from} must hold no staged bytes and no timer.
+     */
+    void handOver(Attachment from, Attachment to, SelectionKey key) {
+        if (stagingOwner == from) {
+            stagingOwner = null;
+            staging.clear();
+        }
+        int index = from.slot();
+        key.attach(to);
+        if (index >= 0 && index < connections.size() && connections.get(index) == from) {
+            connections.set(index, to);
+            to.slot(index);
+        }
+        from.slot(-1);
     }
 
     /** Called by a connection once it is closed. */

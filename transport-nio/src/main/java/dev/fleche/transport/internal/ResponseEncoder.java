@@ -27,6 +27,7 @@ final class ResponseEncoder {
 
     private long dateSecond = Long.MIN_VALUE;
     private byte[] dateField;
+    private String dateText;
 
     static {
         for (int status = 100; status < 600; status++) {
@@ -194,13 +195,24 @@ final class ResponseEncoder {
 
     /** The {@code Date} field line for the current second, recomputed at most once a second. */
     byte[] date() {
+        refreshDate();
+        return dateField;
+    }
+
+    /** The {@code Date} value for the current second (HTTP/2 encodes it as a field, not a line). */
+    String dateValue() {
+        refreshDate();
+        return dateText;
+    }
+
+    private void refreshDate() {
         long now = System.currentTimeMillis() / 1000;
         if (now != dateSecond) {
             String text = IMF_FIXDATE.format(Instant.ofEpochSecond(now).atOffset(ZoneOffset.UTC));
             dateField = ("Date: " + text + "\r\n").getBytes(StandardCharsets.US_ASCII);
+            dateText = text;
             dateSecond = now;
         }
-        return dateField;
     }
 
     /** The standard reason phrase of {@code status} (RFC 9110 15, RFC 7725 for 451), or an empty string. */

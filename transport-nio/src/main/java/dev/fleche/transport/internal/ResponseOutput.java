@@ -143,7 +143,7 @@ final class ResponseOutput extends OutputStream {
     }
 
     private long backlog() {
-        return inTasks.get() + door.queuedBytes();
+        return inTasks.get() + door.queuedBytes(stream);
     }
 
     private void awaitWindow() throws IOException {

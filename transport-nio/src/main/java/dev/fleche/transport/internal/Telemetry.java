@@ -157,6 +157,38 @@ class Telemetry {
     void closing() {
     }
 
+    /** The connection speaks HTTP/2 from now on (handed over by the HTTP/1.1 connection). */
+    void http2Started() {
+        if (events.on()) {
+            events.emit("h2", id, null);
+        }
+    }
+
+    /** An HTTP/2 stream was reset: by the client ({@code byClient}) or by us for a stream error. */
+    void streamReset(int stream, String why, boolean byClient) {
+        if (!byClient) {
+            counters.protocolErrors++;
+        }
+        if (events.on()) {
+            events.emit(byClient ? "h2-reset-by-client" : "h2-reset", id, "stream=" + stream + " why=\"" + why + "\"");
+        }
+    }
+
+    /** An HTTP/2 connection error: GOAWAY with {@code code} is sent; the client's fault, no stack trace. */
+    void http2Error(String code, String message) {
+        counters.protocolErrors++;
+        if (events.on()) {
+            events.emit("h2-goaway", id, "code=" + code + " why=\"" + message + "\"");
+        }
+    }
+
+    /** The client sent GOAWAY. */
+    void goAwayReceived(int lastStream, String code) {
+        if (events.on()) {
+            events.emit("h2-goaway-received", id, "last=" + lastStream + " code=" + code);
+        }
+    }
+
     void closed(String reason) {
         if (events.on()) {
             events.emit("close", id, "reason=" + reason);

@@ -105,8 +105,11 @@ final class TlsChannel implements ConnectionChannel {
         engine.beginHandshake();
     }
 
-    /** A server-mode engine configured by {@code options}: protocols, cipher suites, client auth, ALPN. */
-    static SSLEngine serverEngine(TlsOptions options) {
+    /**
+     * A server-mode engine configured by {@code options}: protocols, cipher suites, client auth, ALPN ({@code h2}
+     * before {@code http/1.1} when {@code http2}).
+     */
+    static SSLEngine serverEngine(TlsOptions options, boolean http2) {
         SSLEngine engine = options.sslContext().createSSLEngine();
         engine.setUseClientMode(false);
         SSLParameters parameters = engine.getSSLParameters();
@@ -114,7 +117,8 @@ final class TlsChannel implements ConnectionChannel {
         if (!options.cipherSuites().isEmpty()) {
             parameters.setCipherSuites(options.cipherSuites().toArray(String[]::new));
         }
-        parameters.setApplicationProtocols(new String[] {TlsOptions.ALPN_HTTP_1_1});
+        parameters.setApplicationProtocols(http2 ? new String[] {TlsOptions.ALPN_H2, TlsOptions.ALPN_HTTP_1_1}
+                : new String[] {TlsOptions.ALPN_HTTP_1_1});
         switch (options.clientAuth()) {
             case NEED -> parameters.setNeedClientAuth(true);
             case WANT -> parameters.setWantClientAuth(true);

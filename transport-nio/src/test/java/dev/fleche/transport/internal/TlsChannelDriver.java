@@ -172,7 +172,7 @@ final class TlsChannelDriver implements AutoCloseable {
 
         Echo(SocketChannel socket) throws IOException {
             key = socket.register(selector, 0, this);
-            channel = new TlsChannel(socket, TlsChannel.serverEngine(options), pool, tasks, TlsChannelDriver.this::onLoop,
+            channel = new TlsChannel(socket, TlsChannel.serverEngine(options, false), pool, tasks, TlsChannelDriver.this::onLoop,
                     this);
         }
 

@@ -154,6 +154,9 @@ final class LineFormat {
     }
 
     private static String protocol(LogEntry entry) {
+        if (entry.head.majorVersion() == 2) {
+            return "HTTP/2";
+        }
         return entry.head.minorVersion() == 0 ? "HTTP/1.0" : "HTTP/1.1";
     }
 

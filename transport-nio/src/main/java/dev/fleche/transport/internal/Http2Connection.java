@@ -1,0 +1,1508 @@
+package dev.fleche.transport.internal;
+
+import dev.fleche.transport.ErrorRenderer;
+import dev.fleche.transport.HttpFields;
+import dev.fleche.transport.RequestBodyException;
+import dev.fleche.transport.ServerOptions;
+import dev.fleche.transport.Timeout;
+import dev.fleche.transport.TlsInfo;
+import dev.fleche.transport.http1.RequestException;
+import dev.fleche.transport.http1.RequestHead;
+import dev.fleche.transport.internal.hpack.HpackDecoder;
+import dev.fleche.transport.internal.hpack.HpackException;
+import dev.fleche.transport.internal.http2.FrameReader;
+import dev.fleche.transport.internal.http2.FrameWriter;
+import dev.fleche.transport.internal.http2.Frames;
+import dev.fleche.transport.internal.http2.Http2Error;
+import dev.fleche.transport.internal.http2.Http2Exception;
+import dev.fleche.transport.internal.http2.RequestFields;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import javax.net.ssl.SSLException;
+
+/**
+ * One HTTP/2 connection (RFC 9113), owned by one {@link Reactor}: the spine of a socket that an HTTP/1.1
+ * {@link Connection} handed over (prior-knowledge preface, {@code Upgrade: h2c}, or ALPN {@code h2}). It holds the
+ * lifecycle as one {@link State}, its streams ({@link H2Stream}, each an {@link Exchange}), the connection's
+ * flow-control windows and the flood counters, and makes every decision. Its parts return results and never name
+ * it: the {@link FrameReader} (frames and their frame-level checks), the HPACK decoder, {@link RequestFields} (a
+ * request's fields checked), {@link Http2Framer} (frames out, with the HPACK encoder), {@link Outbound} (staging and
+ * the write queue), {@link Deadlines} and
+ * {@link Telemetry}. Exchanges talk back only through the {@link ConnectionDoor} it implements. Every method runs
+ * on the reactor thread, except the door's, which hop onto it.
+ *
+ * <pre>
+ *   PREFACE ─ client preface and its first SETTINGS ─▶ OPEN ─ drain, client GOAWAY ─▶ DRAINING (new streams
+ *   (header timeout)                                    (idle timeout with no stream)    REFUSED; the last one ends:
+ *                                                                                        GOAWAY NO_ERROR ─▶ CLOSING)
+ *   PREFACE | OPEN | DRAINING ─ connection error (GOAWAY code), idle timeout ─▶ CLOSING ─ written ─▶ CLOSED
+ *   any ─ I/O error, client gone, stop, write stall of the socket ─▶ CLOSED
+ * </pre>
+ */
+final class Http2Connection extends TimerNode
+        implements Reactor.Attachment, ConnectionChannel.Listener, Deadlines.Input, ConnectionDoor,
+        FrameReader.Listener {
+
+    enum State {
+        PREFACE, OPEN, DRAINING, CLOSING, CLOSED;
+
+        State to(State next) {
+            boolean allowed = switch (this) {
+                case PREFACE -> next == OPEN || next == CLOSING || next == CLOSED;
+                case OPEN -> next == DRAINING || next == CLOSING || next == CLOSED;
+                case DRAINING -> next == CLOSING || next == CLOSED;
+                case CLOSING -> next == CLOSED;
+                case CLOSED -> false;
+            };
+            if (!allowed) {
+                throw new IllegalStateException("HTTP/2 connection cannot go from " + this + " to " + next);
+            }
+            return next;
+        }
+
+        /** Whether frames from the client are read in this state. */
+        boolean reads() {
+            return this == PREFACE || this == OPEN || this == DRAINING;
+        }
+    }
+
+    /** Stream ids recently closed, remembered to tell a frame on a closed stream from one on a never-opened one. */
+    private static final int CLOSED_REMEMBERED = 64;
+    /**
+     * The connection's receive window, raised from the RFC's 65,535 by a WINDOW_UPDATE after our SETTINGS, and
+     * topped up once half of it was used: what waits for handlers is bounded per stream (its window and
+     * {@code inboundWindowBytes}), so the connection's window only has to keep uploads from stalling on round trips.
+     */
+    private static final int CONNECTION_WINDOW = 1024 * 1024;
+    private static final byte[] NO_DEBUG = new byte[0];
+
+    final Reactor reactor;
+    final ConnectionChannel channel;
+    final long id;
+    private final ServerOptions options;
+    private final SelectionKey key;
+    private int slot = -1;
+    private State state = State.PREFACE;
+    private final Deadlines deadlines;
+    private final Telemetry telemetry;
+    private final Outbound outbound;
+    private final FrameReader reader;
+    private final HpackDecoder decoder;
+    private final Http2Framer framer;
+    /** The access log's part, or null when the server has none. */
+    private final Http2AccessLog accessLog;
+    /** Read by writers' threads ({@link #queuedBytes}); changed on the loop only. */
+    private final Map<Integer, H2Stream> streams = new ConcurrentHashMap<>();
+    private final int[] recentlyClosed = new int[CLOSED_REMEMBERED];
+    private int recentlyClosedNext;
+    private int interest = SelectionKey.OP_READ;
+    volatile String closeReason;
+
+    /** Preface bytes matched so far (24 once seen). */
+    private int prefaceMatched;
+    /** Bytes of a frame split across reads. */
+    private byte[] leftover;
+    private int lastClientStream;
+    /** Whether our GOAWAY went out (at most one). */
+    private boolean goAwaySent;
+    /** The header block in progress (HEADERS then CONTINUATIONs), copied: its fragments come in several reads. */
+    private byte[] block = new byte[1024];
+    private int blockLength;
+    private int blockStream;
+    private boolean blockEndStream;
+    private int continuations;
+
+    // the client's settings and our send windows
+    private long peerInitialWindow = Frames.DEFAULT_WINDOW;
+    private long sendWindow = Frames.DEFAULT_WINDOW;
+    // our receive window of the connection
+    private long receiveWindow = CONNECTION_WINDOW;
+    private int receiveUsed;
+    /** When the window-blocked streams last moved (a DATA frame, a window update). */
+    private long windowProgress;
+
+    // floods: counted per ServerOptions.HTTP2_FLOOD_WINDOW
+    private long floodWindowStart;
+    private int resets;
+    private int controlFrames;
+
+    Http2Connection(Reactor reactor, ConnectionChannel channel, long id, SelectionKey key) {
+        this.reactor = reactor;
+        this.channel = channel;
+        this.id = id;
+        this.key = key;
+        this.options = reactor.options;
+        this.deadlines = new Deadlines(options, reactor.now);
+        this.telemetry = new Telemetry(reactor, id);
+        this.outbound = new Outbound(reactor, channel, this);
+        this.reader = new FrameReader(options.http2MaxFrameBytes());
+        this.decoder = new HpackDecoder(options.http2HeaderTableBytes(), options.maxHeaderBytes());
+        this.framer = new Http2Framer(outbound, reactor.encoder);
+        this.accessLog = reactor.accessLog == null ? null
+                : new Http2AccessLog(reactor.accessLog, id, channel, options.nanoClock());
+        this.floodWindowStart = reactor.now;
+        this.windowProgress = reactor.now;
+        this.interest = key.interestOps();
+    }
+
+    /**
+     * Starts serving: our SETTINGS go first ({@code before}, if any, goes ahead of them: an upgrade's {@code 101}),
+     * then {@code bytes[offset, end)} (what the HTTP/1.1 connection read already) are served.
+     */
+    void start(byte[] before, RequestHead upgraded, byte[] settings, byte[] bytes, int offset, int end) {
+        if (before != null) {
+            framer.raw(before);
+        }
+        sendSettings();
+        telemetry.http2Started();
+        armTimer(deadlines.at(Deadline.HEADER));
+        if (upgraded != null) {
+            try {
+                upgraded(upgraded, ByteBuffer.wrap(settings));
+            } catch (Http2Exception e) {
+                connectionError(e);
+            }
+        }
+        if (end > offset && state.reads()) {
+            ByteBuffer in = ByteBuffer.wrap(Arrays.copyOfRange(bytes, offset, end));
+            serve(in);
+        }
+        flushOutput();
+    }
+
+    /**
+     * The request of an {@code Upgrade: h2c} becomes stream 1, half-closed (remote) (RFC 9113 3.2 in RFC 7540),
+     * after the client's {@code HTTP2-Settings} are applied.
+     */
+    private void upgraded(RequestHead head, ByteBuffer settings) throws Http2Exception {
+        while (settings.remaining() >= 6) {
+            int identifier = settings.getShort() & 0xFFFF;
+            long value = settings.getInt() & 0xFFFF_FFFFL;
+            FrameReader.checkSetting(identifier, value);
+            setting(identifier, value);
+        }
+        lastClientStream = 1;
+        H2Stream s = new H2Stream(1, true, peerInitialWindow, receiveWindowOfStream());
+        streams.put(1, s);
+        Exchange ex = new Exchange(this, 1, asHttp2(head));
+        s.exchange = ex;
+        telemetry.requestStarted(head, null);
+        logBegins(s);
+        dispatch(s);
+    }
+
+    /**
+     * The upgraded HTTP/1.1 request as stream 1 sees it: HTTP/2, without the fields of the upgrade and of the
+     * HTTP/1.1 connection (RFC 9113 8.2.2). It was checked as HTTP/1.1 already, so its target is valid.
+     */
+    private static RequestHead asHttp2(RequestHead head) {
+        HttpFields fields = new HttpFields(head.headers().size());
+        head.headers().forEach((name, value) -> {
+            if (!name.equalsIgnoreCase("Connection") && !name.equalsIgnoreCase("Upgrade")
+                    && !name.equalsIgnoreCase("HTTP2-Settings") && !name.equalsIgnoreCase("Keep-Alive")) {
+                fields.add(name, value);
+            }
+        });
+        try {
+            return RequestHead.http2(head.method(), head.target(), head.host(), fields, -1, false, false);
+        } catch (RequestException e) {
+            return head; // an absolute-form target: served as it came
+        }
+    }
+
+    private void moveTo(State next) {
+        state = state.to(next);
+    }
+
+    @Override
+    public int slot() {
+        return slot;
+    }
+
+    @Override
+    public void slot(int value) {
+        slot = value;
+    }
+
+    @Override
+    public void opened(SelectionKey registered) {
+        throw new IllegalStateException("an HTTP/2 connection is handed a registered socket");
+    }
+
+    // ---------------------------------------------------------------- readiness
+
+    @Override
+    public void onReady(SelectionKey ready) {
+        onReady(ready.isWritable(), ready.isReadable());
+    }
+
+    @Override
+    public void channelReady() {
+        onReady(true, true);
+    }
+
+    private void onReady(boolean writable, boolean readable) {
+        try {
+            if (writable) {
+                flushOutput();
+            }
+            if (readable && state.reads()) {
+                onReadable();
+            }
+            if (state == State.CLOSING) {
+                flushOutput(); // closes once what is queued is written (nothing may be staged: a client GOAWAY)
+            }
+            updateInterest();
+        } catch (SSLException e) {
+            telemetry.tlsFailed(state, e.getMessage());
+            close("tls-error");
+        } catch (IOException e) {
+            close("io-error");
+        } catch (RuntimeException e) {
+            telemetry.failed(e);
+            close("internal-error");
+        }
+    }
+
+    private void onReadable() throws IOException {
+        ByteBuffer buffer = reactor.readBuffer;
+        do {
+            buffer.clear();
+            byte[] kept = leftover;
+            leftover = null;
+            if (kept != null) {
+                buffer.put(kept);
+            }
+            int n = channel.read(buffer);
+            if (n < 0) {
+                clientGone();
+                return;
+            }
+            if (n == 0 && kept == null) {
+                return;
+            }
+            telemetry.read(n);
+            deadlines.restart(reactor.now);
+            buffer.flip();
+            serve(buffer);
+        } while (channel.hasBufferedInput() && state.reads());
+    }
+
+    /** The client closed the socket: every stream in flight fails, the connection closes. */
+    private void clientGone() {
+        telemetry.disconnected();
+        close("eof");
+    }
+
+    // ---------------------------------------------------------------- serving frames
+
+    /** Serves the frames in {@code in}; keeps a frame split across reads. The only place frames are read. */
+    private void serve(ByteBuffer in) {
+        if (prefaceMatched < Frames.PREFACE.length && !matchPreface(in)) {
+            return;
+        }
+        while (state.reads()) {
+            try {
+                if (state == State.PREFACE && in.remaining() >= Frames.HEADER_BYTES
+                        && in.get(in.position() + 3) != Frames.SETTINGS) {
+                    throw Http2Exception.connection(Http2Error.PROTOCOL_ERROR,
+                            "the client preface must end with a SETTINGS frame (RFC 9113 3.4)");
+                }
+                if (!reader.read(in, this)) {
+                    break;
+                }
+            } catch (Http2Exception e) {
+                if (e.isConnectionError()) {
+                    connectionError(e);
+                    return;
+                }
+                streamError(e);
+            }
+        }
+        if (in.hasRemaining() && state.reads()) {
+            leftover = new byte[in.remaining()];
+            in.get(leftover);
+        }
+    }
+
+    /** Matches the client preface at the start of {@code in}; false when it is wrong or not whole yet. */
+    private boolean matchPreface(ByteBuffer in) {
+        while (in.hasRemaining() && prefaceMatched < Frames.PREFACE.length) {
+            if (in.get() != Frames.PREFACE[prefaceMatched]) {
+                connectionError(Http2Exception.connection(Http2Error.PROTOCOL_ERROR, "invalid connection preface"));
+                return false;
+            }
+            prefaceMatched++;
+        }
+        return prefaceMatched == Frames.PREFACE.length;
+    }
+
+    // ---------------------------------------------------------------- frames (FrameReader.Listener)
+
+    @Override
+    public void data(int stream, ByteBuffer payload, int flowLength, boolean endStream) throws Http2Exception {
+        if (flowLength == 0 && !endStream) {
+            countControl("empty DATA");
+        }
+        takeConnectionWindow(flowLength);
+        H2Stream s = streams.get(stream);
+        if (s == null) {
+            if (stream > lastClientStream) {
+                throw Http2Exception.connection(Http2Error.PROTOCOL_ERROR, "DATA on idle stream " + stream);
+            }
+            throw Http2Exception.stream(stream, Http2Error.STREAM_CLOSED, "DATA on closed stream " + stream);
+        }
+        if (!s.remoteOpen()) {
+            throw Http2Exception.stream(stream, Http2Error.STREAM_CLOSED, "DATA after END_STREAM on stream " + stream);
+        }
+        s.bodySince = reactor.now;
+        s.receiveWindow -= flowLength;
+        if (s.receiveWindow < 0) {
+            throw Http2Exception.stream(stream, Http2Error.FLOW_CONTROL_ERROR, "DATA beyond the stream's window");
+        }
+        int length = payload.remaining();
+        s.received += length;
+        s.owed += flowLength;
+        if (s.expectedLength >= 0 && s.received > s.expectedLength) {
+            throw Http2Exception.stream(stream, Http2Error.PROTOCOL_ERROR, "DATA beyond the content-length");
+        }
+        telemetry.bodyBytes(length);
+        if (s.log != null) {
+            s.log.bytesIn += length;
+        }
+        if (!s.localOpen()) {
+            discard(s, length, endStream);
+            return;
+        }
+        if (s.received > Math.min(s.bodyLimit, options.bodyLimit())) {
+            refuseTooLarge(s, Math.min(s.bodyLimit, options.bodyLimit()), false);
+            return;
+        }
+        deliver(s, payload, length);
+        if (endStream) {
+            remoteEnded(s, null);
+        } else if (!s.readerPaused) {
+            giveBack(s, false);
+        }
+    }
+
+    /** Body bytes after the response is complete: dropped, the window given back, up to maxDiscardBytes. */
+    private void discard(H2Stream s, int length, boolean endStream) throws Http2Exception {
+        s.discarded += length;
+        if (s.discarded > options.maxDiscardBytes()) {
+            resetStream(s.id, Http2Error.NO_ERROR, "request body beyond maxDiscardBytes after the response");
+            return;
+        }
+        if (endStream) {
+            remoteEnded(s, null);
+        } else {
+            giveBack(s, false);
+        }
+    }
+
+    /** The connection's receive window: refilled as frames arrive (each stream's window bounds what waits). */
+    private void takeConnectionWindow(int flowLength) throws Http2Exception {
+        receiveWindow -= flowLength;
+        if (receiveWindow < 0) {
+            throw Http2Exception.connection(Http2Error.FLOW_CONTROL_ERROR, "DATA beyond the connection's window");
+        }
+        receiveUsed += flowLength;
+        if (receiveUsed >= CONNECTION_WINDOW / 2) {
+            writeControl(13, out -> FrameWriter.windowUpdate(out, 0, receiveUsed));
+            receiveWindow += receiveUsed;
+            receiveUsed = 0;
+        }
+    }
+
+    /** Hands body bytes to the exchange: into the aggregate, or offered to the streamed body. */
+    private void deliver(H2Stream s, ByteBuffer payload, int length) {
+        if (length == 0) {
+            return;
+        }
+        if (s.aggregate != null) {
+            payload.get(s.aggregate, (int) (s.received - length), length);
+        } else if (s.body != null) {
+            byte[] array = payload.array();
+            if (s.body.offer(array, payload.arrayOffset() + payload.position(), length)) {
+                s.readerPaused = true; // credit waits until the handler took half of its window
+            }
+        }
+    }
+
+    /** Gives the stream's window back with WINDOW_UPDATE once half of it is owed (or {@code now}). */
+    private void giveBack(H2Stream s, boolean now) {
+        int owed = s.owed;
+        if (owed > 0 && s.remoteOpen() && (now || owed >= options.http2InitialWindowBytes() / 2)) {
+            writeControl(13, out -> FrameWriter.windowUpdate(out, s.id, owed));
+            s.receiveWindow += owed;
+            s.owed = 0;
+        }
+    }
+
+    /** The client ended its side of {@code s} (END_STREAM on DATA or trailers). */
+    private void remoteEnded(H2Stream s, HttpFields trailers) throws Http2Exception {
+        if (s.expectedLength >= 0 && s.received != s.expectedLength) {
+            throw Http2Exception.stream(s.id, Http2Error.PROTOCOL_ERROR,
+                    "body of " + s.received + " bytes, content-length " + s.expectedLength);
+        }
+        s.moveTo(s.state == H2Stream.State.OPEN ? H2Stream.State.HALF_CLOSED_REMOTE : H2Stream.State.CLOSED);
+        Exchange ex = s.exchange;
+        if (!s.localOpen()) {
+            // the response is out already; the body was dropped
+        } else if (s.aggregate != null) {
+            ex.bodyReceived(s.aggregate, trailers, s.received);
+            s.aggregate = null;
+            dispatch(s);
+        } else {
+            ex.bodyReceived(null, trailers, s.received); // before the reader can see the end
+            if (s.body != null) {
+                s.body.end();
+            }
+        }
+        if (s.state == H2Stream.State.CLOSED) {
+            streamClosed(s);
+        }
+    }
+
+    @Override
+    public void headers(int stream, ByteBuffer fragment, boolean endStream, boolean endHeaders)
+            throws Http2Exception {
+        if ((stream & 1) == 0) {
+            throw Http2Exception.connection(Http2Error.PROTOCOL_ERROR, "HEADERS on even stream " + stream);
+        }
+        blockStream = stream;
+        blockEndStream = endStream;
+        blockLength = 0;
+        continuations = 0;
+        appendBlock(fragment);
+        if (endHeaders) {
+            headerBlockDone();
+        }
+    }
+
+    @Override
+    public void continuation(int stream, ByteBuffer fragment, boolean endHeaders) throws Http2Exception {
+        if (++continuations > options.http2MaxContinuationFrames()) {
+            throw calm("more than " + options.http2MaxContinuationFrames() + " CONTINUATION frames in a header block");
+        }
+        appendBlock(fragment);
+        if (endHeaders) {
+            headerBlockDone();
+        }
+    }
+
+    /** Copies a header block fragment, bounded before any HPACK decoding (CONTINUATION floods). */
+    private void appendBlock(ByteBuffer fragment) throws Http2Exception {
+        int length = fragment.remaining();
+        if (blockLength + length > options.maxHeaderBytes() * 2) {
+            throw calm("header block larger than " + options.maxHeaderBytes() * 2 + " bytes");
+        }
+        if (blockLength + length > block.length) {
+            block = Arrays.copyOf(block, Math.max(block.length * 2, blockLength + length));
+        }
+        fragment.get(block, blockLength, length);
+        blockLength += length;
+    }
+
+    /** A whole header block: decoded (always, to keep HPACK in sync), then a new stream or trailers. */
+    private void headerBlockDone() throws Http2Exception {
+        int stream = blockStream;
+        H2Stream open = streams.get(stream);
+        boolean trailers = open != null;
+        RequestFields fields = new RequestFields(trailers);
+        boolean tooLarge = false;
+        try {
+            decoder.decode(ByteBuffer.wrap(block, 0, blockLength), fields);
+        } catch (HpackException e) {
+            if (e.kind() == HpackException.Kind.COMPRESSION_ERROR) {
+                throw Http2Exception.connection(Http2Error.COMPRESSION_ERROR, "HPACK: " + e.getMessage());
+            }
+            tooLarge = true;
+        }
+        if (block.length > 16 * 1024) {
+            block = new byte[1024]; // a large block is not kept for the connection's life
+        }
+        if (trailers) {
+            trailersReceived(open, fields, tooLarge);
+        } else {
+            newStream(stream, fields, tooLarge);
+        }
+    }
+
+    private void trailersReceived(H2Stream s, RequestFields fields, boolean tooLarge) throws Http2Exception {
+        if (!s.remoteOpen()) {
+            throw Http2Exception.stream(s.id, Http2Error.STREAM_CLOSED, "HEADERS after END_STREAM on stream " + s.id);
+        }
+        if (!blockEndStream) {
+            throw Http2Exception.stream(s.id, Http2Error.PROTOCOL_ERROR, "trailers without END_STREAM (RFC 9113 8.1)");
+        }
+        if (tooLarge) {
+            throw Http2Exception.stream(s.id, Http2Error.PROTOCOL_ERROR, "trailers larger than the header limit");
+        }
+        fields.check(s.id);
+        remoteEnded(s, fields.fields());
+    }
+
+    private void newStream(int stream, RequestFields fields, boolean tooLarge) throws Http2Exception {
+        if (stream <= lastClientStream) {
+            if (wasClosed(stream)) {
+                throw Http2Exception.connection(Http2Error.STREAM_CLOSED, "HEADERS on closed stream " + stream);
+            }
+            throw Http2Exception.connection(Http2Error.PROTOCOL_ERROR,
+                    "stream " + stream + " not above the last stream " + lastClientStream + " (RFC 9113 5.1.1)");
+        }
+        lastClientStream = stream;
+        if (goAwaySent) {
+            return; // after our GOAWAY: ignored (RFC 9113 6.8)
+        }
+        if (state == State.DRAINING) {
+            remember(stream);
+            throw Http2Exception.stream(stream, Http2Error.REFUSED_STREAM, "the server is stopping");
+        }
+        if (streams.size() >= options.http2MaxConcurrentStreams()) {
+            remember(stream);
+            throw Http2Exception.stream(stream, Http2Error.REFUSED_STREAM,
+                    "more than " + options.http2MaxConcurrentStreams() + " concurrent streams");
+        }
+        if (tooLarge) {
+            answerAlone(stream, 431, "request header fields larger than the limit");
+            return;
+        }
+        fields.check(stream);
+        long length = fields.contentLength();
+        if (blockEndStream && length > 0) {
+            throw Http2Exception.stream(stream, Http2Error.PROTOCOL_ERROR, "content-length without DATA");
+        }
+        String expect = fields.fields().get("expect");
+        boolean expectContinue = !blockEndStream && expect != null && expect.equalsIgnoreCase("100-continue");
+        RequestHead head;
+        try {
+            head = RequestHead.http2(fields.method(), fields.path(), fields.authority(), fields.fields(), length,
+                    !blockEndStream, expectContinue);
+        } catch (RequestException e) {
+            throw Http2Exception.stream(stream, Http2Error.PROTOCOL_ERROR, "malformed :path or :authority: " + e.rule());
+        }
+        startExchange(stream, head, length, expectContinue);
+    }
+
+    private void startExchange(int stream, RequestHead head, long length, boolean expectContinue) {
+        H2Stream s = new H2Stream(stream, blockEndStream, peerInitialWindow, receiveWindowOfStream());
+        s.expectedLength = length;
+        s.bodySince = reactor.now;
+        s.awaitingContinue = expectContinue;
+        streams.put(stream, s);
+        if (!blockEndStream) {
+            armTimer(reactor.now + Deadline.BODY.nanos(options));
+        }
+        Exchange ex = new Exchange(this, stream, head);
+        s.exchange = ex;
+        telemetry.requestStarted(head, null);
+        logBegins(s);
+        if (blockEndStream) {
+            dispatch(s);
+            return;
+        }
+        if (length > options.bodyLimit()) {
+            refuseTooLarge(s, options.bodyLimit(), false);
+            return;
+        }
+        if (length >= 0 && length <= options.bodyAggregationBytes() && !expectContinue) {
+            s.aggregate = new byte[(int) length]; // dispatched once the body is whole
+            return;
+        }
+        BodyInput input = new BodyInput(this, stream, ex::bodyOverLimit, options.inboundWindowBytes(), expectContinue);
+        s.body = input;
+        ex.bodyStreaming(input);
+        dispatch(s);
+    }
+
+    /** The stream's access-log entry begins (when the server has an access log). */
+    private void logBegins(H2Stream s) {
+        if (accessLog != null) {
+            s.log = accessLog.begin(s.exchange.head(), reactor.now, remoteAddress());
+            s.exchange.logEntry = s.log;
+        }
+    }
+
+    /** The stream's access-log entry ends: whole, or {@code cut}. */
+    private void logEnds(H2Stream s, boolean cut) {
+        if (s.log != null) {
+            accessLog.ended(s.log, cut);
+            s.log = null;
+        }
+    }
+
+    /** The window a new stream gives the client: what we announce (the RFC's default until our SETTINGS are acked). */
+    private long receiveWindowOfStream() {
+        return Math.max(options.http2InitialWindowBytes(), Frames.DEFAULT_WINDOW);
+    }
+
+    @Override
+    public void priority(int stream) throws Http2Exception {
+        countControl("PRIORITY");
+    }
+
+    @Override
+    public void unknown(int type, int stream) throws Http2Exception {
+        countControl("unknown frame");
+    }
+
+    @Override
+    public void rstStream(int stream, int errorCode) throws Http2Exception {
+        if (stream > lastClientStream) {
+            throw Http2Exception.connection(Http2Error.PROTOCOL_ERROR, "RST_STREAM on idle stream " + stream);
+        }
+        rollFloodWindow();
+        if (++resets > options.http2MaxResets()) {
+            throw calm("more than " + options.http2MaxResets() + " streams reset in "
+                    + ServerOptions.HTTP2_FLOOD_WINDOW.toSeconds() + " s (rapid reset)");
+        }
+        H2Stream s = streams.get(stream);
+        if (s != null) {
+            telemetry.streamReset(stream, Http2Error.describe(errorCode), true);
+            dropStream(s, "stream reset by the client: " + Http2Error.describe(errorCode));
+        }
+    }
+
+    @Override
+    public void setting(int identifier, long value) throws Http2Exception {
+        switch (identifier) {
+            case Frames.SETTINGS_HEADER_TABLE_SIZE -> framer.peerTableSize((int) Math.min(value, 1 << 16));
+            case Frames.SETTINGS_INITIAL_WINDOW_SIZE -> initialWindowChanged(value);
+            case Frames.SETTINGS_MAX_FRAME_SIZE -> framer.peerMaxFrame((int) value);
+            default -> { } // ENABLE_PUSH (we never push), MAX_CONCURRENT_STREAMS (we open none), unknown ones
+        }
+    }
+
+    /** RFC 9113 6.9.2: the change applies to every stream's send window. */
+    private void initialWindowChanged(long value) throws Http2Exception {
+        long delta = value - peerInitialWindow;
+        peerInitialWindow = value;
+        for (H2Stream s : streams.values()) {
+            s.sendWindow += delta;
+            if (s.sendWindow > Frames.MAX_WINDOW) {
+                throw Http2Exception.connection(Http2Error.FLOW_CONTROL_ERROR,
+                        "SETTINGS_INITIAL_WINDOW_SIZE makes a stream window exceed 2^31-1");
+            }
+        }
+    }
+
+    @Override
+    public void settingsEnd() throws Http2Exception {
+        if (state == State.PREFACE) {
+            moveTo(State.OPEN);
+            deadlines.restart(reactor.now);
+            armTimer(deadlines.at(Deadline.IDLE));
+        } else {
+            countControl("SETTINGS");
+        }
+        writeControl(9, FrameWriter::settingsAck);
+        pumpAll();
+    }
+
+    @Override
+    public void settingsAck() throws Http2Exception {
+        countControl("SETTINGS ACK");
+    }
+
+    @Override
+    public void ping(long opaque, boolean ack) throws Http2Exception {
+        countControl("PING");
+        if (!ack) {
+            writeControl(17, out -> FrameWriter.ping(out, opaque, true));
+        }
+    }
+
+    @Override
+    public void goAway(int lastStream, int errorCode) {
+        telemetry.goAwayReceived(lastStream, Http2Error.describe(errorCode));
+        if (state == State.OPEN) {
+            moveTo(State.DRAINING); // the client opens no more streams: finish these, then close
+            closeWhenDrained();
+        }
+    }
+
+    @Override
+    public void windowUpdate(int stream, int increment) throws Http2Exception {
+        windowProgress = reactor.now;
+        if (stream == 0) {
+            sendWindow += increment;
+            if (sendWindow > Frames.MAX_WINDOW) {
+                throw Http2Exception.connection(Http2Error.FLOW_CONTROL_ERROR, "connection window beyond 2^31-1");
+            }
+            pumpAll();
+            return;
+        }
+        H2Stream s = streams.get(stream);
+        if (s == null) {
+            if (stream > lastClientStream) {
+                throw Http2Exception.connection(Http2Error.PROTOCOL_ERROR, "WINDOW_UPDATE on idle stream " + stream);
+            }
+            return; // a closed stream: ignored
+        }
+        s.sendWindow += increment;
+        if (s.sendWindow > Frames.MAX_WINDOW) {
+            throw Http2Exception.stream(stream, Http2Error.FLOW_CONTROL_ERROR, "stream window beyond 2^31-1");
+        }
+        pump(s);
+    }
+
+    // ---------------------------------------------------------------- floods
+
+    private void rollFloodWindow() {
+        if (reactor.now - floodWindowStart >= ServerOptions.HTTP2_FLOOD_WINDOW.toNanos()) {
+            floodWindowStart = reactor.now;
+            resets = 0;
+            controlFrames = 0;
+        }
+    }
+
+    private void countControl(String what) throws Http2Exception {
+        rollFloodWindow();
+        if (++controlFrames > options.http2MaxControlFrames()) {
+            throw calm("more than " + options.http2MaxControlFrames() + " control frames in "
+                    + ServerOptions.HTTP2_FLOOD_WINDOW.toSeconds() + " s (last: " + what + ")");
+        }
+    }
+
+    private static Http2Exception calm(String message) {
+        return Http2Exception.connection(Http2Error.ENHANCE_YOUR_CALM, message);
+    }
+
+    // ---------------------------------------------------------------- errors
+
+    /** A stream error: RST_STREAM with its code; the stream's exchange (if any) hears the client is gone. */
+    private void streamError(Http2Exception e) {
+        telemetry.streamReset(e.stream(), e.error().name() + " " + e.getMessage(), false);
+        resetStream(e.stream(), e.error(), e.getMessage());
+        if (e.error() != Http2Error.REFUSED_STREAM) {
+            // Resets the client provokes count as its own ("MadeYouReset", 2025): the same budget as rapid reset.
+            rollFloodWindow();
+            if (++resets > options.http2MaxResets()) {
+                connectionError(calm("more than " + options.http2MaxResets() + " streams reset in "
+                        + ServerOptions.HTTP2_FLOOD_WINDOW.toSeconds() + " s (resets the client provoked)"));
+            }
+        }
+    }
+
+    private void resetStream(int stream, Http2Error error, String why) {
+        writeControl(13, out -> FrameWriter.rstStream(out, stream, error));
+        H2Stream s = streams.get(stream);
+        if (s != null) {
+            dropStream(s, "stream reset: " + error + " " + why);
+        } else {
+            remember(stream);
+        }
+    }
+
+    /** A connection error: GOAWAY with its code and message, every stream fails, close once written. */
+    private void connectionError(Http2Exception e) {
+        telemetry.http2Error(e.error().name(), e.getMessage());
+        if (state == State.CLOSING || state == State.CLOSED) {
+            return;
+        }
+        byte[] debug = e.getMessage() == null ? NO_DEBUG : e.getMessage().getBytes(StandardCharsets.UTF_8);
+        byte[] shortDebug = debug.length > 256 ? Arrays.copyOf(debug, 256) : debug;
+        goAway(e.error(), shortDebug);
+        closing("h2-" + e.error().name().toLowerCase(Locale.ROOT));
+    }
+
+    /** Sends GOAWAY with the last client stream, once per connection. */
+    private void goAway(Http2Error error, byte[] debug) {
+        if (!goAwaySent) {
+            goAwaySent = true;
+            writeControl(17 + debug.length, out -> FrameWriter.goAway(out, lastClientStream, error, debug));
+        }
+    }
+
+    /** Moves to CLOSING: every stream still open fails; the connection closes once its output is written. */
+    private void closing(String reason) {
+        if (closeReason == null) {
+            closeReason = reason;
+        }
+        for (H2Stream s : new ArrayList<>(streams.values())) {
+            dropStream(s, "connection closing: " + reason);
+        }
+        if (state != State.CLOSING && state != State.CLOSED) {
+            moveTo(State.CLOSING);
+        }
+        leftover = null;
+        updateInterest();
+    }
+
+    /** Forgets {@code s}: its queued bytes are dropped, its exchange hears that the client left. */
+    private void dropStream(H2Stream s, String why) {
+        if (s.state != H2Stream.State.CLOSED) {
+            s.moveTo(H2Stream.State.CLOSED);
+        }
+        s.pending.clear();
+        s.pendingBytes = 0;
+        streams.remove(s.id);
+        remember(s.id);
+        logEnds(s, true);
+        Exchange ex = s.exchange;
+        if (ex != null && !ex.isResponseWritten()) {
+            telemetry.exchangeEnded();
+            ex.clientGone(why);
+        }
+        closeWhenDrained();
+    }
+
+    private void remember(int stream) {
+        recentlyClosed[recentlyClosedNext] = stream;
+        recentlyClosedNext = (recentlyClosedNext + 1) % CLOSED_REMEMBERED;
+    }
+
+    private boolean wasClosed(int stream) {
+        for (int closed : recentlyClosed) {
+            if (closed == stream) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Calls the handler on this thread. */
+    private void dispatch(H2Stream s) {
+        Exchange ex = s.exchange;
+        try {
+            reactor.handler.handle(ex);
+        } catch (Throwable t) {
+            telemetry.handlerFailed(t);
+            if (ex.claimResponse()) {
+                answerError(s, Refusal.HANDLER_FAILED.status(), Refusal.HANDLER_FAILED.reason(options));
+            } else {
+                resetStream(s.id, Http2Error.INTERNAL_ERROR, "handler failed");
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- the door (ConnectionDoor): any thread
+
+    @Override public long connectionId() { return id; }
+    @Override public ServerOptions options() { return options; }
+    @Override public TlsInfo tls() { return channel.tlsInfo(); }
+    @Override public String closeReason() { return closeReason; }
+    @Override public boolean inLoop() { return reactor.inLoop(); }
+    @Override public void execute(Runnable task) { reactor.execute(task); }
+
+    private SocketChannel socket() {
+        return (SocketChannel) key.channel();
+    }
+
+    @Override
+    public InetSocketAddress remoteAddress() {
+        return (InetSocketAddress) socket().socket().getRemoteSocketAddress();
+    }
+
+    @Override
+    public InetSocketAddress localAddress() {
+        return (InetSocketAddress) socket().socket().getLocalSocketAddress();
+    }
+
+    @Override
+    public Timeout schedule(Runnable task, long delayNanos) {
+        ScheduledTask scheduled = new ScheduledTask(reactor, task);
+        if (reactor.inLoop()) {
+            scheduled.arm(reactor.now + delayNanos);
+        } else {
+            long at = options.nanoClock().getAsLong() + delayNanos;
+            reactor.execute(() -> scheduled.arm(at));
+        }
+        return scheduled;
+    }
+
+    /** The stream's held-back bytes and the connection's queue: a writer waits on both. */
+    @Override
+    public long queuedBytes(int stream) {
+        H2Stream s = streams.get(stream);
+        return (s == null ? 0 : s.pendingBytes) + outbound.queuedBytes();
+    }
+
+    @Override
+    public void respond(int stream, int status, String reason, HttpFields fields, byte[] body) {
+        if (reactor.inLoop()) {
+            respondOnLoop(stream, status, fields, body);
+        } else {
+            reactor.execute(() -> respondOnLoop(stream, status, fields, body));
+        }
+    }
+
+    private void respondOnLoop(int stream, int status, HttpFields fields, byte[] body) {
+        H2Stream s = writable(stream);
+        if (s == null) {
+            return;
+        }
+        if (!writeHead(s, status, fields, body.length, body.length == 0)) {
+            return;
+        }
+        telemetry.responded(status);
+        queueBody(s, body, body.length, true);
+        flushIfLarge();
+    }
+
+    @Override
+    public void streamPart(int stream, ResponseHead head, byte[] data, int length, boolean last,
+            AtomicLong handedOver) {
+        if (reactor.inLoop()) {
+            streamPartOnLoop(stream, head, data, length, last, handedOver);
+        } else {
+            reactor.execute(() -> streamPartOnLoop(stream, head, data, length, last, handedOver));
+        }
+    }
+
+    private void streamPartOnLoop(int stream, ResponseHead head, byte[] data, int length, boolean last,
+            AtomicLong handedOver) {
+        handedOver.addAndGet(-length);
+        H2Stream s = writable(stream);
+        if (s == null) {
+            return;
+        }
+        if (head != null) {
+            if (!writeHead(s, head.status(), head.fields(), head.contentLength(), last && length == 0)) {
+                return;
+            }
+            telemetry.responded(head.status());
+        }
+        queueBody(s, data, length, last);
+        flushIfLarge();
+    }
+
+    @Override
+    public void sendContinue(int stream) {
+        reactor.execute(() -> {
+            H2Stream s = writable(stream);
+            if (s != null && !s.headSent && !s.exchange.isResponseStarted()) {
+                s.awaitingContinue = false;
+                s.bodySince = reactor.now; // from now on the client owes the body
+                armTimer(reactor.now + Deadline.BODY.nanos(options));
+                framer.headers(s.id, 100, new HttpFields(0), -1, false);
+                flushOutput();
+            }
+        });
+    }
+
+    @Override
+    public void readerCaughtUp(int stream) {
+        reactor.execute(() -> {
+            H2Stream s = streams.get(stream);
+            if (s != null && s.body != null && s.body.resumeStillWanted()) {
+                s.readerPaused = false;
+                s.bodySince = reactor.now;
+                armTimer(reactor.now + Deadline.BODY.nanos(options));
+                giveBack(s, true);
+            }
+        });
+    }
+
+    @Override
+    public void limitBody(int stream, long limit) {
+        reactor.execute(() -> {
+            H2Stream s = streams.get(stream);
+            if (s == null) {
+                return;
+            }
+            s.bodyLimit = Math.min(s.bodyLimit, limit);
+            if (s.received > limit || s.expectedLength > limit) {
+                refuseTooLarge(s, limit, false);
+            }
+        });
+    }
+
+    @Override
+    public void refuseClaimed(int stream, long limit) {
+        reactor.execute(() -> {
+            H2Stream s = streams.get(stream);
+            if (s != null) {
+                refuseTooLarge(s, limit, true);
+            }
+        });
+    }
+
+    @Override
+    public void abort(int stream) {
+        reactor.execute(() -> {
+            telemetry.aborted();
+            H2Stream s = streams.get(stream);
+            if (s != null && s.localOpen()) {
+                resetStream(stream, Http2Error.INTERNAL_ERROR, "the handler aborted its exchange");
+                flushOutput();
+            }
+        });
+    }
+
+    @Override
+    public void departureWatched(int stream) {
+        // HTTP/2 tells a departure with RST_STREAM or the connection's end; nothing to decide here.
+    }
+
+    // ---------------------------------------------------------------- responses
+
+    private H2Stream writable(int stream) {
+        H2Stream s = state == State.CLOSED || state == State.CLOSING ? null : streams.get(stream);
+        return s != null && s.localOpen() && !s.endSent ? s : null;
+    }
+
+    /** The body of {@code s} is over {@code limit}: {@code 413} when the response is still ours, else a reset. */
+    private void refuseTooLarge(H2Stream s, long limit, boolean claimed) {
+        telemetry.refused(Refusal.BODY_TOO_LARGE);
+        String reason = Refusal.tooLarge(limit);
+        telemetry.rejected(413, reason, Refusal.BODY_TOO_LARGE.name());
+        Exchange ex = s.exchange;
+        boolean ours = claimed || ex.claimResponse() || ex.refusalClaimed();
+        ex.bodyRefused(new RequestBodyException(413, Refusal.BODY_TOO_LARGE.name(), reason));
+        if (s.log != null) {
+            s.log.rule = Refusal.BODY_TOO_LARGE.name();
+        }
+        s.aggregate = null;
+        if (!ours || s.headSent) {
+            resetStream(s.id, Http2Error.CANCEL, reason);
+            return;
+        }
+        answerError(s, 413, reason);
+    }
+
+    /** The transport's own answer on {@code s}, whose response it claimed; the stream ends with it. */
+    private void answerError(H2Stream s, int status, String reason) {
+        ErrorRenderer.Body body = ResponseEncoder.renderError(options.errorRenderer(), status, reason);
+        HttpFields fields = new HttpFields(1).add("content-type", body.contentType());
+        if (writeHead(s, status, fields, body.bytes().length, false)) {
+            telemetry.responded(status);
+            queueBody(s, body.bytes(), body.bytes().length, true);
+        }
+    }
+
+    /** A request refused before it became an exchange (its header list too large): a whole response. */
+    private void answerAlone(int stream, int status, String reason) {
+        ErrorRenderer.Body body = ResponseEncoder.renderError(options.errorRenderer(), status, reason);
+        HttpFields fields = new HttpFields(1).add("content-type", body.contentType());
+        framer.headers(stream, status, fields, body.bytes().length, false);
+        framer.data(stream, body.bytes(), 0, body.bytes().length, true);
+        telemetry.responded(status);
+        if (!blockEndStream) {
+            writeControl(13, out -> FrameWriter.rstStream(out, stream, Http2Error.NO_ERROR));
+        }
+        remember(stream);
+    }
+
+    /**
+     * Writes the response head of {@code s}; false when the handler's fields are invalid (then a {@code 500}
+     * answers in its place when nothing was sent yet, and the stream ends).
+     */
+    private boolean writeHead(H2Stream s, int status, HttpFields fields, long contentLength, boolean noBody) {
+        String method = s.exchange.method();
+        s.bodyAllowed = ResponseEncoder.bodyAllowed(status) && !"HEAD".equals(method);
+        try {
+            Http2Framer.checkFields(fields);
+        } catch (IllegalArgumentException e) {
+            telemetry.handlerFailed(e);
+            telemetry.responded(Refusal.INVALID_RESPONSE_HEAD.status());
+            ErrorRenderer.Body body = ResponseEncoder.renderError(options.errorRenderer(), 500,
+                    Refusal.INVALID_RESPONSE_HEAD.reason(options));
+            s.bodyAllowed = !"HEAD".equals(method);
+            framer.headers(s.id, 500, new HttpFields(1).add("content-type", body.contentType()),
+                    body.bytes().length, false);
+            s.headSent = true;
+            queueBody(s, body.bytes(), body.bytes().length, true);
+            return false;
+        }
+        if (s.log != null) {
+            s.log.status = status;
+        }
+        boolean endStream = noBody || !s.bodyAllowed;
+        framer.headers(s.id, status, fields, ResponseEncoder.bodyAllowed(status) ? contentLength : -1, endStream);
+        s.headSent = true;
+        if (endStream) {
+            s.pendingEnd = true;
+            s.endSent = true;
+            localEnded(s);
+        }
+        return true;
+    }
+
+    /** Queues body bytes of {@code s} behind its window (dropped when the response has no body). */
+    private void queueBody(H2Stream s, byte[] data, int length, boolean last) {
+        if (s.endSent) {
+            return;
+        }
+        if (length > 0 && s.bodyAllowed) {
+            s.pending.add(ByteBuffer.wrap(data, 0, length));
+            s.pendingBytes += length;
+        }
+        if (last) {
+            s.pendingEnd = true;
+        }
+        pump(s);
+    }
+
+    /** Sends what the windows of {@code s} and of the connection allow, as DATA frames of the peer's size. */
+    private void pump(H2Stream s) {
+        boolean moved = false;
+        while (!s.pending.isEmpty() && s.sendWindow > 0 && sendWindow > 0 && s.localOpen()) {
+            ByteBuffer part = s.pending.peek();
+            int n = (int) Math.min(Math.min(part.remaining(), framer.peerMaxFrame()), Math.min(s.sendWindow, sendWindow));
+            boolean end = s.pendingEnd && s.pending.size() == 1 && n == part.remaining();
+            framer.data(s.id, part.array(), part.arrayOffset() + part.position(), n, end);
+            part.position(part.position() + n);
+            if (!part.hasRemaining()) {
+                s.pending.poll();
+            }
+            s.sendWindow -= n;
+            sendWindow -= n;
+            s.pendingBytes -= n;
+            if (s.log != null) {
+                s.log.bytesOut += n;
+            }
+            moved = true;
+            if (end) {
+                s.endSent = true;
+            }
+        }
+        if (s.pending.isEmpty() && s.pendingEnd && !s.endSent && s.localOpen()) {
+            framer.data(s.id, null, 0, 0, true);
+            s.endSent = true;
+        }
+        if (moved) {
+            windowProgress = reactor.now;
+            s.exchange.outboundWritten();
+        }
+        if (s.endSent && s.localOpen()) {
+            localEnded(s);
+        } else if (s.blocked()) {
+            armTimer(deadlines.stallAt(windowProgress));
+        }
+    }
+
+    private void pumpAll() {
+        for (H2Stream s : new ArrayList<>(streams.values())) {
+            if (s.blocked() && sendWindow > 0) {
+                pump(s);
+            }
+        }
+    }
+
+    /** We sent END_STREAM on {@code s}: its response is complete. */
+    private void localEnded(H2Stream s) {
+        logEnds(s, false);
+        Exchange ex = s.exchange;
+        if (!ex.isResponseWritten()) {
+            ex.responseWritten();
+            telemetry.exchangeEnded();
+        }
+        if (s.state == H2Stream.State.OPEN) {
+            // The client is still sending a body the handler did not wait for: the rest is read and dropped up to
+            // maxDiscardBytes (as HTTP/1.1 does), beyond which RST_STREAM NO_ERROR tells it to stop (RFC 9113 8.1).
+            s.moveTo(H2Stream.State.HALF_CLOSED_LOCAL);
+            s.aggregate = null;
+            if (s.body != null) {
+                s.body.fail(new IOException("the response is complete; the rest of the request body is dropped"));
+                s.body = null;
+            }
+            s.readerPaused = false; // dropped from now on: the client owes the rest, within the body timeout
+            s.bodySince = reactor.now;
+            armTimer(reactor.now + Deadline.BODY.nanos(options));
+            giveBack(s, true);
+            if (s.awaitingContinue
+                    || (s.expectedLength >= 0 && s.expectedLength - s.received > options.maxDiscardBytes())) {
+                // a client waiting for 100 Continue sends no body now; a body beyond the discard limit is not read
+                writeControl(13, out -> FrameWriter.rstStream(out, s.id, Http2Error.NO_ERROR));
+                s.moveTo(H2Stream.State.CLOSED);
+            }
+        } else if (s.state == H2Stream.State.HALF_CLOSED_REMOTE) {
+            s.moveTo(H2Stream.State.CLOSED);
+        }
+        if (s.state == H2Stream.State.CLOSED) {
+            streamClosed(s);
+        }
+    }
+
+    private void streamClosed(H2Stream s) {
+        streams.remove(s.id);
+        remember(s.id);
+        if (streams.isEmpty()) {
+            deadlines.restart(reactor.now);
+            armTimer(deadlines.at(Deadline.IDLE));
+        }
+        closeWhenDrained();
+    }
+
+    /** DRAINING with no stream left: GOAWAY (unless sent), then close once written. */
+    private void closeWhenDrained() {
+        if (state == State.DRAINING && streams.isEmpty()) {
+            goAway(Http2Error.NO_ERROR, NO_DEBUG);
+            moveTo(State.CLOSING);
+            if (closeReason == null) {
+                closeReason = "done";
+            }
+            updateInterest();
+        }
+    }
+
+    private void flushIfLarge() {
+        if (outbound.stagedBytes() >= Outbound.STAGING_FLUSH_BYTES) {
+            flushOutput();
+        }
+    }
+
+    /** Writes a control frame of {@code size} bytes that {@code writer} encodes. */
+    private void writeControl(int size, java.util.function.Consumer<ByteBuffer> writer) {
+        if (state == State.CLOSED) {
+            return;
+        }
+        framer.control(size, writer);
+    }
+
+    private void sendSettings() {
+        long[] pairs = {
+            Frames.SETTINGS_MAX_CONCURRENT_STREAMS, options.http2MaxConcurrentStreams(),
+            Frames.SETTINGS_INITIAL_WINDOW_SIZE, options.http2InitialWindowBytes(),
+            Frames.SETTINGS_MAX_FRAME_SIZE, options.http2MaxFrameBytes(),
+            Frames.SETTINGS_MAX_HEADER_LIST_SIZE, options.maxHeaderBytes(),
+            Frames.SETTINGS_HEADER_TABLE_SIZE, options.http2HeaderTableBytes(),
+            Frames.SETTINGS_ENABLE_PUSH, 0,
+        };
+        writeControl(Frames.HEADER_BYTES + pairs.length * 3, out -> FrameWriter.settings(out, pairs));
+        writeControl(13, out -> FrameWriter.windowUpdate(out, 0, CONNECTION_WINDOW - Frames.DEFAULT_WINDOW));
+    }
+
+    // ---------------------------------------------------------------- output
+
+    @Override
+    public void flushOutput() {
+        if (state == State.CLOSED) {
+            return;
+        }
+        long written;
+        try {
+            written = outbound.flush();
+        } catch (IOException e) {
+            close("write-error");
+            return;
+        }
+        if (written > 0) {
+            telemetry.written(written);
+            for (H2Stream s : streams.values()) {
+                s.exchange.outboundWritten();
+            }
+        }
+        if (outbound.queued()) {
+            armTimer(deadlines.stallAt(outbound.lastWriteProgress()));
+        } else if (state == State.CLOSING) {
+            close(closeReason == null ? "done" : closeReason);
+            return;
+        }
+        updateInterest();
+    }
+
+    private void updateInterest() {
+        if (state == State.CLOSED) {
+            return;
+        }
+        boolean reading = state.reads();
+        int wanted = (reading ? SelectionKey.OP_READ : 0) | (outbound.queued() ? SelectionKey.OP_WRITE : 0);
+        int ops = channel.interestOps(wanted);
+        if (ops != interest) {
+            interest = ops;
+            key.interestOps(ops);
+        }
+    }
+
+    // ---------------------------------------------------------------- timers
+
+    private void armTimer(long deadline) {
+        if (state != State.CLOSED && (!isScheduled() || deadline - this.deadline < 0)) {
+            reactor.wheel.schedule(this, deadline);
+        }
+    }
+
+    /** The state's own deadline: the preface's (header timeout), idle with no stream, else only the output's. */
+    private Deadline phase() {
+        return switch (state) {
+            case PREFACE -> Deadline.HEADER;
+            case OPEN -> streams.isEmpty() ? Deadline.IDLE : null;
+            default -> null;
+        };
+    }
+
+    @Override
+    void expire() {
+        if (state == State.CLOSED) {
+            return;
+        }
+        long bodyDue = expireBodies();
+        if (state == State.CLOSED) {
+            return;
+        }
+        Deadline fired = deadlines.due(phase(), this, reactor.now);
+        if (fired == null) {
+            long next = deadlines.next();
+            reactor.wheel.schedule(this, bodyDue - next < 0 ? bodyDue : next);
+            return;
+        }
+        telemetry.timedOut(fired);
+        if (fired == Deadline.WRITE_STALL && !outbound.queued()) {
+            stallBlockedStreams(); // the socket moves; streams wait on windows the client never opens
+            reactor.wheel.schedule(this, reactor.now + Deadline.IDLE.nanos(options));
+            flushOutput();
+            return;
+        }
+        if (fired == Deadline.IDLE && state == State.OPEN) {
+            closeReason = "idle timeout";
+            goAway(Http2Error.NO_ERROR, NO_DEBUG);
+            closing("idle timeout");
+            flushOutput();
+            return;
+        }
+        closeReason = fired.phase() + " timeout";
+        close(fired.closeReason());
+    }
+
+    /**
+     * The body timeout of each stream whose client owes body bytes (its side open, the handler not holding things
+     * up, no {@code 100 Continue} awaited): none for {@code bodyTimeout} answers {@code 408} when the response is
+     * still ours, else resets the stream. Returns when the next stream's body timeout is due.
+     */
+    private long expireBodies() {
+        long now = reactor.now;
+        long timeout = Deadline.BODY.nanos(options);
+        long next = now + Deadline.IDLE.nanos(options);
+        for (H2Stream s : new ArrayList<>(streams.values())) {
+            if (!owesBody(s)) {
+                continue;
+            }
+            long due = s.bodySince + timeout;
+            if (due - now > 0) {
+                next = due - next < 0 ? due : next;
+                continue;
+            }
+            telemetry.timedOut(Deadline.BODY);
+            Exchange ex = s.exchange;
+            if (s.localOpen() && ex.claimResponse()) {
+                Refusal refusal = Refusal.BODY_TIMEOUT;
+                ex.bodyRefused(new RequestBodyException(refusal.status(), refusal.name(), refusal.reason(options)));
+                if (s.log != null) {
+                    s.log.rule = refusal.name();
+                }
+                s.bodySince = now; // the rest of its body, if any, gets one more timeout
+                next = now + timeout - next < 0 ? now + timeout : next;
+                answerError(s, refusal.status(), refusal.reason(options));
+            } else {
+                resetStream(s.id, Http2Error.CANCEL, "request body not received in time");
+            }
+        }
+        flushOutput();
+        return next;
+    }
+
+    /** Whether the client owes body bytes on {@code s} now (for its body timeout). */
+    private static boolean owesBody(H2Stream s) {
+        return s.remoteOpen() && !s.readerPaused && !s.awaitingContinue;
+    }
+
+    /** Streams whose response waited on a window for the whole write-stall timeout: reset, their writers fail. */
+    private void stallBlockedStreams() {
+        for (H2Stream s : new ArrayList<>(streams.values())) {
+            if (s.blocked()) {
+                resetStream(s.id, Http2Error.CANCEL, "flow-control window closed for the write-stall timeout");
+            }
+        }
+        windowProgress = reactor.now;
+    }
+
+    @Override
+    public boolean readPaused() {
+        return false;
+    }
+
+    @Override
+    public boolean outputWaiting() {
+        if (outbound.queued()) {
+            return true;
+        }
+        for (H2Stream s : streams.values()) {
+            if (s.blocked()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Override
+    public long lastWriteProgress() {
+        return outbound.queued() ? outbound.lastWriteProgress() : windowProgress;
+    }
+
+    @Override
+    public RateWindow responseRate() {
+        return null;
+    }
+
+    @Override
+    public RateWindow requestRate() {
+        return null;
+    }
+
+    // ---------------------------------------------------------------- shutdown
+
+    /**
+     * Graceful stop: the streams in flight finish, a new one is refused ({@code REFUSED_STREAM}: safe to retry
+     * elsewhere), then GOAWAY with the last stream and close (RFC 9113 6.8). The GOAWAY waits for the streams because
+     * the JDK {@code HttpClient} of JDK 17 fails every open stream when it receives one, which would cut the
+     * responses the stop means to let finish.
+     */
+    @Override
+    public void drain() {
+        deadlines.drain(reactor.drainStarted());
+        if (state == State.PREFACE) {
+            close("stop");
+            return;
+        }
+        if (state != State.OPEN) {
+            return;
+        }
+        moveTo(State.DRAINING);
+        closeWhenDrained();
+        flushOutput();
+    }
+
+    @Override
+    public void close(String reason) {
+        if (state == State.CLOSED) {
+            return;
+        }
+        moveTo(State.CLOSED);
+        if (closeReason == null) {
+            closeReason = reason;
+        }
+        reactor.wheel.cancel(this);
+        reactor.releaseStaging(this);
+        key.cancel();
+        channel.close();
+        for (H2Stream s : new ArrayList<>(streams.values())) {
+            logEnds(s, true);
+            Exchange ex = s.exchange;
+            if (ex != null && !ex.isResponseWritten()) {
+                telemetry.exchangeEnded();
+            }
+            if (ex != null) {
+                ex.clientGone("connection closed: " + closeReason);
+            }
+        }
+        streams.clear();
+        outbound.drop();
+        telemetry.closing();
+        reactor.closed(this);
+        telemetry.closed(reason);
+    }
+}
