@@ -37,7 +37,12 @@ class NoThreadHeldTest extends AsyncJerseyTest {
     static final int REQUESTS = 200;
     static final BlockingQueue<AsyncResponse> SUSPENDED = new LinkedBlockingQueue<>();
     static final BlockingQueue<CompletableFuture<String>> STAGES = new LinkedBlockingQueue<>();
-    private static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+    /**
+     * HTTP/1.1, one connection per request: over h2c the JDK 17 client keeps all 200 on one connection and holds
+     * those beyond the server's MAX_CONCURRENT_STREAMS (128) back, which is not what this test is about.
+     */
+    private static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(10)).build();
 
     @Path("held")
     public static class Resource {

@@ -33,7 +33,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class AccessLogIdsTest {
     private static final String TRACEPARENT = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
-    private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    /** HTTP/1.1: the lines below are an HTTP/1.1 exchange's (the JDK client would otherwise upgrade to h2c). */
+    private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5)).build();
     private final Logger logger = Logger.getLogger("test.bridge.access");
     private final List<String> lines = new CopyOnWriteArrayList<>();
     private final Handler capture = new Handler() {

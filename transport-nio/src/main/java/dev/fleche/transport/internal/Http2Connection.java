@@ -6,6 +6,7 @@ import dev.fleche.transport.RequestBodyException;
 import dev.fleche.transport.ServerOptions;
 import dev.fleche.transport.Timeout;
 import dev.fleche.transport.TlsInfo;
+import dev.fleche.transport.http1.ProtocolRule;
 import dev.fleche.transport.http1.RequestException;
 import dev.fleche.transport.http1.RequestHead;
 import dev.fleche.transport.internal.hpack.HpackDecoder;
@@ -576,10 +577,18 @@ final class Http2Connection extends TimerNode
                     "more than " + options.http2MaxConcurrentStreams() + " concurrent streams");
         }
         if (tooLarge) {
+            telemetry.refused(ProtocolRule.HEADER_SECTION_TOO_LARGE);
             answerAlone(stream, 431, "request header fields larger than the limit");
             return;
         }
         fields.check(stream);
+        if (requestLineLength(fields.method(), fields.path()) > options.maxRequestLineBytes()) {
+            // the same limit as HTTP/1.1's request line, so that a target refused there is refused here too
+            telemetry.refused(ProtocolRule.REQUEST_LINE_TOO_LONG);
+            answerAlone(stream, ProtocolRule.REQUEST_LINE_TOO_LONG.status(),
+                    ProtocolRule.REQUEST_LINE_TOO_LONG.reason());
+            return;
+        }
         long length = fields.contentLength();
         if (blockEndStream && length > 0) {
             throw Http2Exception.stream(stream, Http2Error.PROTOCOL_ERROR, "content-length without DATA");
@@ -594,6 +603,11 @@ final class Http2Connection extends TimerNode
             throw Http2Exception.stream(stream, Http2Error.PROTOCOL_ERROR, "malformed :path or :authority: " + e.rule());
         }
         startExchange(stream, head, length, expectContinue);
+    }
+
+    /** The length of the HTTP/1.1 request line this request would have had ({@code GET /path HTTP/1.1}). */
+    private static long requestLineLength(String method, String path) {
+        return (long) method.length() + 1 + path.length() + " HTTP/1.1".length();
     }
 
     private void startExchange(int stream, RequestHead head, long length, boolean expectContinue) {

@@ -460,6 +460,22 @@ class Http2RawTest {
     }
 
     @Test
+    void aTargetLongerThanTheRequestLineLimitIsAnsweredWith414AsOnHttp1() throws Exception {
+        try (H2Client client = client()) {
+            // maxRequestLineBytes is 8 KiB: "GET " + the path + " HTTP/1.1" over it, as HTTP/1.1 would count it
+            client.headers(1, true, ":method", "GET", ":scheme", "http", ":path", "/hello?q=" + "x".repeat(8200));
+            assertTrue(client.response(1).startsWith(":status: 414"));
+            client.get(3, "/hello");
+            assertTrue(client.response(3).startsWith(":status: 200"), "the connection goes on");
+        }
+        long deadline = System.nanoTime() + 5_000_000_000L; // counted on the reactor, read here
+        while (server.metrics().refusals("REQUEST_LINE_TOO_LONG") != 1 && System.nanoTime() - deadline < 0) {
+            Thread.onSpinWait();
+        }
+        assertEquals(1L, server.metrics().refusals("REQUEST_LINE_TOO_LONG"), "counted as the client's mistake");
+    }
+
+    @Test
     void hpackBombIsAnsweredWith431() throws Exception {
         try (H2Client client = client()) {
             String big = "x".repeat(3000);
