@@ -4,7 +4,6 @@ import dev.fleche.transport.ErrorRenderer;
 import dev.fleche.transport.HttpFields;
 import dev.fleche.transport.RequestBodyException;
 import dev.fleche.transport.ServerOptions;
-import dev.fleche.transport.Timeout;
 import dev.fleche.transport.TlsInfo;
 import dev.fleche.transport.TlsOptions;
 import dev.fleche.transport.http1.ChunkedDecoder;
@@ -17,7 +16,6 @@ import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
-import java.util.concurrent.atomic.AtomicLong;
 import javax.net.ssl.SSLException;
 
 /**
@@ -57,8 +55,8 @@ import javax.net.ssl.SSLException;
  * while the state lets it read; a response completed during that loop lets the loop go on, and one completed later
  * (from a task) serves the kept bytes itself — so serving never re-enters itself.
  */
-final class Connection extends TimerNode
-        implements Reactor.Attachment, ConnectionChannel.Listener, Deadlines.Input, ConnectionDoor {
+final class Connection extends LoopDoor
+        implements Reactor.Attachment, ConnectionChannel.Listener, Deadlines.Input {
 
     /** The phases of the diagram above. */
     enum State {
@@ -191,7 +189,6 @@ final class Connection extends TimerNode
     /** Lingering close (RFC 9112 9.6): how much unread input to discard after the last response. */
     private static final long LINGER_BYTES = 1024 * 1024;
 
-    final Reactor reactor;
     final ConnectionChannel channel;
     final long id;
     private SelectionKey key;
@@ -233,7 +230,7 @@ final class Connection extends TimerNode
     private final Telemetry telemetry;
 
     Connection(Reactor reactor, SocketChannel socket, long id) throws IOException {
-        this.reactor = reactor;
+        super(reactor);
         this.id = id;
         this.channel = reactor.openChannel(socket, this);
         this.state = channel.isHandshaking() ? State.HANDSHAKING : State.IDLE;
@@ -701,38 +698,7 @@ final class Connection extends TimerNode
     }
 
     @Override
-    public boolean inLoop() {
-        return reactor.inLoop();
-    }
-
-    @Override
-    public void execute(Runnable task) {
-        reactor.execute(task);
-    }
-
-    @Override
-    public Timeout schedule(Runnable task, long delayNanos) {
-        ScheduledTask scheduled = new ScheduledTask(reactor, task);
-        if (reactor.inLoop()) {
-            scheduled.arm(reactor.now + delayNanos);
-        } else {
-            long at = reactor.options.nanoClock().getAsLong() + delayNanos;
-            reactor.execute(() -> scheduled.arm(at));
-        }
-        return scheduled;
-    }
-
-    /** The hop: at once on the loop (no task object: a reactor-answered GET allocates none), else queued. */
-    @Override
-    public void respond(int stream, int status, String reason, HttpFields fields, byte[] body) {
-        if (reactor.inLoop()) {
-            respondOnLoop(stream, status, reason, fields, body);
-        } else {
-            reactor.execute(() -> respondOnLoop(stream, status, reason, fields, body));
-        }
-    }
-
-    private void respondOnLoop(int stream, int status, String reason, HttpFields fields, byte[] body) {
+    void respondOnLoop(int stream, int status, String reason, HttpFields fields, byte[] body) {
         Exchange ex = writable(stream);
         if (ex != null) {
             respond(ex, status, reason, fields, body);
@@ -740,18 +706,7 @@ final class Connection extends TimerNode
     }
 
     @Override
-    public void streamPart(int stream, ResponseHead head, byte[] data, int length, boolean last,
-            AtomicLong handedOver) {
-        if (reactor.inLoop()) {
-            streamPartOnLoop(stream, head, data, length, last, handedOver);
-        } else {
-            reactor.execute(() -> streamPartOnLoop(stream, head, data, length, last, handedOver));
-        }
-    }
-
-    private void streamPartOnLoop(int stream, ResponseHead head, byte[] data, int length, boolean last,
-            AtomicLong handedOver) {
-        handedOver.addAndGet(-length);
+    void streamPartOnLoop(int stream, ResponseHead head, byte[] data, int length, boolean last) {
         Exchange ex = writable(stream);
         if (ex != null) {
             streamPart(ex, head, data, length, last);

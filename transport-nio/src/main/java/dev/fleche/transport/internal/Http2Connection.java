@@ -4,7 +4,6 @@ import dev.fleche.transport.ErrorRenderer;
 import dev.fleche.transport.HttpFields;
 import dev.fleche.transport.RequestBodyException;
 import dev.fleche.transport.ServerOptions;
-import dev.fleche.transport.Timeout;
 import dev.fleche.transport.TlsInfo;
 import dev.fleche.transport.http1.ProtocolRule;
 import dev.fleche.transport.http1.RequestException;
@@ -29,7 +28,6 @@ import java.util.Arrays;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 import javax.net.ssl.SSLException;
 
 /**
@@ -51,8 +49,8 @@ import javax.net.ssl.SSLException;
  *   any ─ I/O error, client gone, stop, write stall of the socket ─▶ CLOSED
  * </pre>
  */
-final class Http2Connection extends TimerNode
-        implements Reactor.Attachment, ConnectionChannel.Listener, Deadlines.Input, ConnectionDoor,
+final class Http2Connection extends LoopDoor
+        implements Reactor.Attachment, ConnectionChannel.Listener, Deadlines.Input,
         FrameReader.Listener {
 
     enum State {
@@ -88,7 +86,6 @@ final class Http2Connection extends TimerNode
     private static final int CONNECTION_WINDOW = 1024 * 1024;
     private static final byte[] NO_DEBUG = new byte[0];
 
-    final Reactor reactor;
     final ConnectionChannel channel;
     final long id;
     private final ServerOptions options;
@@ -139,7 +136,7 @@ final class Http2Connection extends TimerNode
     private int controlFrames;
 
     Http2Connection(Reactor reactor, ConnectionChannel channel, long id, SelectionKey key) {
-        this.reactor = reactor;
+        super(reactor);
         this.channel = channel;
         this.id = id;
         this.key = key;
@@ -908,8 +905,6 @@ final class Http2Connection extends TimerNode
     @Override public ServerOptions options() { return options; }
     @Override public TlsInfo tls() { return channel.tlsInfo(); }
     @Override public String closeReason() { return closeReason; }
-    @Override public boolean inLoop() { return reactor.inLoop(); }
-    @Override public void execute(Runnable task) { reactor.execute(task); }
 
     private SocketChannel socket() {
         return (SocketChannel) key.channel();
@@ -925,18 +920,6 @@ final class Http2Connection extends TimerNode
         return (InetSocketAddress) socket().socket().getLocalSocketAddress();
     }
 
-    @Override
-    public Timeout schedule(Runnable task, long delayNanos) {
-        ScheduledTask scheduled = new ScheduledTask(reactor, task);
-        if (reactor.inLoop()) {
-            scheduled.arm(reactor.now + delayNanos);
-        } else {
-            long at = options.nanoClock().getAsLong() + delayNanos;
-            reactor.execute(() -> scheduled.arm(at));
-        }
-        return scheduled;
-    }
-
     /** The stream's held-back bytes and the connection's queue: a writer waits on both. */
     @Override
     public long queuedBytes(int stream) {
@@ -945,15 +928,7 @@ final class Http2Connection extends TimerNode
     }
 
     @Override
-    public void respond(int stream, int status, String reason, HttpFields fields, byte[] body) {
-        if (reactor.inLoop()) {
-            respondOnLoop(stream, status, fields, body);
-        } else {
-            reactor.execute(() -> respondOnLoop(stream, status, fields, body));
-        }
-    }
-
-    private void respondOnLoop(int stream, int status, HttpFields fields, byte[] body) {
+    void respondOnLoop(int stream, int status, String reason, HttpFields fields, byte[] body) {
         H2Stream s = writable(stream);
         if (s == null) {
             return;
@@ -967,18 +942,7 @@ final class Http2Connection extends TimerNode
     }
 
     @Override
-    public void streamPart(int stream, ResponseHead head, byte[] data, int length, boolean last,
-            AtomicLong handedOver) {
-        if (reactor.inLoop()) {
-            streamPartOnLoop(stream, head, data, length, last, handedOver);
-        } else {
-            reactor.execute(() -> streamPartOnLoop(stream, head, data, length, last, handedOver));
-        }
-    }
-
-    private void streamPartOnLoop(int stream, ResponseHead head, byte[] data, int length, boolean last,
-            AtomicLong handedOver) {
-        handedOver.addAndGet(-length);
+    void streamPartOnLoop(int stream, ResponseHead head, byte[] data, int length, boolean last) {
         H2Stream s = writable(stream);
         if (s == null) {
             return;
