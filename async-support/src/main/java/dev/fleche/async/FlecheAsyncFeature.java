@@ -23,7 +23,7 @@ import jakarta.ws.rs.core.FeatureContext;
  */
 public final class FlecheAsyncFeature implements Feature {
     /** Application property: the default SSE heartbeat interval. */
-    public static final String SSE_HEARTBEAT = "fleche.async.sse.heartbeat";
+    public static final String SSE_HEARTBEAT = HeartbeatFilter.SSE_HEARTBEAT;
 
     @Override
     public boolean configure(FeatureContext context) {

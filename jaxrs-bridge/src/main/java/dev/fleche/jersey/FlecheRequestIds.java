@@ -33,9 +33,9 @@ import jakarta.ws.rs.core.FeatureContext;
  */
 public final class FlecheRequestIds implements Feature {
     /** The header carrying the request id, in and out. */
-    public static final String HEADER = "X-Request-Id";
+    public static final String HEADER = TraceFilter.REQUEST_ID_HEADER;
     /** The longest incoming request id kept. */
-    public static final int MAX_REQUEST_ID_LENGTH = 128;
+    public static final int MAX_REQUEST_ID_LENGTH = TraceFilter.MAX_REQUEST_ID_LENGTH;
 
     @Override
     public boolean configure(FeatureContext context) {

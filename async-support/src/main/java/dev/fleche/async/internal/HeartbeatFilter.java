@@ -1,6 +1,5 @@
 package dev.fleche.async.internal;
 
-import dev.fleche.async.FlecheAsyncFeature;
 import dev.fleche.async.SseHeartbeat;
 import dev.fleche.jersey.ClientConnection;
 import dev.fleche.jersey.FlecheProperties;
@@ -18,10 +17,13 @@ import java.time.format.DateTimeParseException;
 
 /**
  * Starts a {@link Heartbeat} on each SSE response that asks for one ({@link SseHeartbeat} on the method or class,
- * else {@value FlecheAsyncFeature#SSE_HEARTBEAT}). A response filter sees the sink as the response entity when
+ * else {@value #SSE_HEARTBEAT}). A response filter sees the sink as the response entity when
  * the stream starts; requests not served by Fleche (no {@link ClientConnection}) are left alone.
  */
 public final class HeartbeatFilter implements ContainerResponseFilter {
+    /** The property naming the SSE heartbeat period, {@code FlecheAsyncFeature.SSE_HEARTBEAT}. */
+    public static final String SSE_HEARTBEAT = "fleche.async.sse.heartbeat";
+
     @Context
     private Configuration configuration;
     @Context
@@ -53,7 +55,7 @@ public final class HeartbeatFilter implements ContainerResponseFilter {
         }
         long nanos = defaultNanos;
         if (nanos < 0) {
-            nanos = parse(configuration.getProperty(FlecheAsyncFeature.SSE_HEARTBEAT));
+            nanos = parse(configuration.getProperty(SSE_HEARTBEAT));
             defaultNanos = nanos;
         }
         return nanos;
@@ -75,12 +77,12 @@ public final class HeartbeatFilter implements ContainerResponseFilter {
                 duration = text.chars().allMatch(Character::isDigit) && !text.isEmpty()
                         ? Duration.ofMillis(Long.parseLong(text)) : Duration.parse(text);
             } catch (DateTimeParseException | NumberFormatException e) {
-                throw new IllegalArgumentException(FlecheAsyncFeature.SSE_HEARTBEAT
+                throw new IllegalArgumentException(SSE_HEARTBEAT
                         + " must be a duration (milliseconds or ISO-8601 such as PT15S), was \"" + text + "\"", e);
             }
         }
         if (duration.isNegative()) {
-            throw new IllegalArgumentException(FlecheAsyncFeature.SSE_HEARTBEAT + " must not be negative: " + value);
+            throw new IllegalArgumentException(SSE_HEARTBEAT + " must not be negative: " + value);
         }
         return duration.toNanos();
     }

@@ -1,6 +1,5 @@
 package dev.fleche.jersey.internal;
 
-import dev.fleche.jersey.FlecheRequestIds;
 
 import java.security.SecureRandom;
 import java.util.concurrent.atomic.AtomicLong;
@@ -29,7 +28,7 @@ final class RequestIds {
 
     /** Whether {@code id} may be used as it is: 1 to 128 characters out of {@code A-Z a-z 0-9 . _ : -}. */
     static boolean wellFormed(String id) {
-        if (id == null || id.isEmpty() || id.length() > FlecheRequestIds.MAX_REQUEST_ID_LENGTH) {
+        if (id == null || id.isEmpty() || id.length() > TraceFilter.MAX_REQUEST_ID_LENGTH) {
             return false;
         }
         for (int i = 0; i < id.length(); i++) {

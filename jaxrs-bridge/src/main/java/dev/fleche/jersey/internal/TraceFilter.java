@@ -1,7 +1,6 @@
 package dev.fleche.jersey.internal;
 
 import dev.fleche.jersey.FlecheProperties;
-import dev.fleche.jersey.FlecheRequestIds;
 import dev.fleche.jersey.RequestTrace;
 import dev.fleche.transport.HttpExchange;
 import dev.fleche.transport.HttpFields;
@@ -17,7 +16,7 @@ import java.util.List;
 import java.util.function.BiConsumer;
 
 /**
- * What {@link FlecheRequestIds} does, in one of two places. In the Fleche container the container itself does it
+ * What {@code FlecheRequestIds} does, in one of two places. In the Fleche container the container itself does it
  * ({@link #IN_CONTAINER}): {@code Deployment.request} makes the {@link RequestTrace} from the transport's fields and
  * sets the properties before Jersey sees the request, and the response writer echoes the id. Elsewhere these
  * filters do it: before matching (ahead of every other filter), the request id and trace context become request
@@ -30,12 +29,17 @@ import java.util.function.BiConsumer;
 @PreMatching
 @Priority(TraceFilter.PRIORITY)
 public final class TraceFilter implements ContainerRequestFilter, ContainerResponseFilter {
+    /** The request id's header, {@code FlecheRequestIds.HEADER}. */
+    public static final String REQUEST_ID_HEADER = "X-Request-Id";
+    /** The longest request id taken from a client, {@code FlecheRequestIds.MAX_REQUEST_ID_LENGTH}. */
+    public static final int MAX_REQUEST_ID_LENGTH = 128;
+
     /** Before authentication (1000) and every user filter with a usual priority. */
     static final int PRIORITY = 100;
     static final String TRACEPARENT = "traceparent";
     static final String TRACESTATE = "tracestate";
     /**
-     * The application property by which {@link FlecheRequestIds}, configured for the Fleche container, hands the
+     * The application property by which {@code FlecheRequestIds}, configured for the Fleche container, hands the
      * container its {@link RequestIds} instead of registering these filters.
      */
     public static final String IN_CONTAINER = "dev.fleche.jersey.internal.requestIds";
@@ -92,21 +96,21 @@ public final class TraceFilter implements ContainerRequestFilter, ContainerRespo
     @Override
     public void filter(ContainerRequestContext request, ContainerResponseContext response) {
         Object id = request.getProperty(FlecheProperties.REQUEST_ID);
-        if (id instanceof String && !response.getHeaders().containsKey(FlecheRequestIds.HEADER)) {
-            response.getHeaders().putSingle(FlecheRequestIds.HEADER, id);
+        if (id instanceof String && !response.getHeaders().containsKey(REQUEST_ID_HEADER)) {
+            response.getHeaders().putSingle(REQUEST_ID_HEADER, id);
         }
     }
 
     /** The container's echo: adds the request id of {@code request} to {@code fields} unless the response has one. */
     static void echo(HttpFields fields, ContainerRequestContext request) {
         if (request.getProperty(FlecheProperties.REQUEST_ID) instanceof String id
-                && !fields.contains(FlecheRequestIds.HEADER)) {
-            fields.add(FlecheRequestIds.HEADER, id);
+                && !fields.contains(REQUEST_ID_HEADER)) {
+            fields.add(REQUEST_ID_HEADER, id);
         }
     }
 
     private RequestTrace trace(ContainerRequestContext request) {
-        return trace(single(request.getHeaders().get(FlecheRequestIds.HEADER)),
+        return trace(single(request.getHeaders().get(REQUEST_ID_HEADER)),
                 single(request.getHeaders().get(TRACEPARENT)), request.getHeaderString(TRACESTATE), ids);
     }
 
@@ -117,7 +121,7 @@ public final class TraceFilter implements ContainerRequestFilter, ContainerRespo
         if (!states.isEmpty()) {
             state = states.size() == 1 ? states.get(0) : String.join(",", states);
         }
-        return trace(single(fields.getAll(FlecheRequestIds.HEADER)), single(fields.getAll(TRACEPARENT)), state, ids);
+        return trace(single(fields.getAll(REQUEST_ID_HEADER)), single(fields.getAll(TRACEPARENT)), state, ids);
     }
 
     /**
