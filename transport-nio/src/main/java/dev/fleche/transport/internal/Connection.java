@@ -4,6 +4,7 @@ import dev.fleche.transport.ErrorRenderer;
 import dev.fleche.transport.HttpFields;
 import dev.fleche.transport.RequestBodyException;
 import dev.fleche.transport.ServerOptions;
+import dev.fleche.transport.Timeout;
 import dev.fleche.transport.TlsInfo;
 import dev.fleche.transport.TlsOptions;
 import dev.fleche.transport.http1.ChunkedDecoder;
@@ -16,6 +17,7 @@ import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
+import java.util.concurrent.atomic.AtomicLong;
 import javax.net.ssl.SSLException;
 
 /**
@@ -55,8 +57,9 @@ import javax.net.ssl.SSLException;
  * while the state lets it read; a response completed during that loop lets the loop go on, and one completed later
  * (from a task) serves the kept bytes itself — so serving never re-enters itself.
  */
-final class Connection extends LoopDoor
-        implements Reactor.Attachment, ConnectionChannel.Listener, Deadlines.Input {
+final class Connection extends TimerNode
+        implements Reactor.Attachment, ConnectionChannel.Listener, Deadlines.Input, ConnectionDoor, LoopHop.OnLoop {
+    final Reactor reactor;
 
     /** The phases of the diagram above. */
     enum State {
@@ -230,7 +233,7 @@ final class Connection extends LoopDoor
     private final Telemetry telemetry;
 
     Connection(Reactor reactor, SocketChannel socket, long id) throws IOException {
-        super(reactor);
+        this.reactor = reactor;
         this.id = id;
         this.channel = reactor.openChannel(socket, this);
         this.state = channel.isHandshaking() ? State.HANDSHAKING : State.IDLE;
@@ -697,8 +700,29 @@ final class Connection extends LoopDoor
         return closeReason;
     }
 
+    // ---------------------------------------------------------------- the hop onto the loop (LoopHop)
+
+    @Override public boolean inLoop() { return reactor.inLoop(); }
+    @Override public void execute(Runnable task) { reactor.execute(task); }
+
     @Override
-    void respondOnLoop(int stream, int status, String reason, HttpFields fields, byte[] body) {
+    public Timeout schedule(Runnable task, long delayNanos) {
+        return LoopHop.schedule(reactor, task, delayNanos);
+    }
+
+    @Override
+    public void respond(int stream, int status, String reason, HttpFields fields, byte[] body) {
+        LoopHop.respond(reactor, this, stream, status, reason, fields, body);
+    }
+
+    @Override
+    public void streamPart(int stream, ResponseHead head, byte[] data, int length, boolean last,
+            AtomicLong handedOver) {
+        LoopHop.streamPart(reactor, this, stream, head, data, length, last, handedOver);
+    }
+
+    @Override
+    public void respondOnLoop(int stream, int status, String reason, HttpFields fields, byte[] body) {
         Exchange ex = writable(stream);
         if (ex != null) {
             respond(ex, status, reason, fields, body);
@@ -706,7 +730,7 @@ final class Connection extends LoopDoor
     }
 
     @Override
-    void streamPartOnLoop(int stream, ResponseHead head, byte[] data, int length, boolean last) {
+    public void streamPartOnLoop(int stream, ResponseHead head, byte[] data, int length, boolean last) {
         Exchange ex = writable(stream);
         if (ex != null) {
             streamPart(ex, head, data, length, last);

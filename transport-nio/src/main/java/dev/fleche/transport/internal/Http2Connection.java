@@ -4,6 +4,7 @@ import dev.fleche.transport.ErrorRenderer;
 import dev.fleche.transport.HttpFields;
 import dev.fleche.transport.RequestBodyException;
 import dev.fleche.transport.ServerOptions;
+import dev.fleche.transport.Timeout;
 import dev.fleche.transport.TlsInfo;
 import dev.fleche.transport.http1.ProtocolRule;
 import dev.fleche.transport.http1.RequestException;
@@ -28,6 +29,7 @@ import java.util.Arrays;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import javax.net.ssl.SSLException;
 
 /**
@@ -49,9 +51,10 @@ import javax.net.ssl.SSLException;
  *   any ─ I/O error, client gone, stop, write stall of the socket ─▶ CLOSED
  * </pre>
  */
-final class Http2Connection extends LoopDoor
-        implements Reactor.Attachment, ConnectionChannel.Listener, Deadlines.Input,
+final class Http2Connection extends TimerNode
+        implements Reactor.Attachment, ConnectionChannel.Listener, Deadlines.Input, ConnectionDoor, LoopHop.OnLoop,
         FrameReader.Listener {
+    final Reactor reactor;
 
     enum State {
         PREFACE, OPEN, DRAINING, CLOSING, CLOSED;
@@ -136,7 +139,7 @@ final class Http2Connection extends LoopDoor
     private int controlFrames;
 
     Http2Connection(Reactor reactor, ConnectionChannel channel, long id, SelectionKey key) {
-        super(reactor);
+        this.reactor = reactor;
         this.channel = channel;
         this.id = id;
         this.key = key;
@@ -927,8 +930,29 @@ final class Http2Connection extends LoopDoor
         return (s == null ? 0 : s.pendingBytes) + outbound.queuedBytes();
     }
 
+    // ---------------------------------------------------------------- the hop onto the loop (LoopHop)
+
+    @Override public boolean inLoop() { return reactor.inLoop(); }
+    @Override public void execute(Runnable task) { reactor.execute(task); }
+
     @Override
-    void respondOnLoop(int stream, int status, String reason, HttpFields fields, byte[] body) {
+    public Timeout schedule(Runnable task, long delayNanos) {
+        return LoopHop.schedule(reactor, task, delayNanos);
+    }
+
+    @Override
+    public void respond(int stream, int status, String reason, HttpFields fields, byte[] body) {
+        LoopHop.respond(reactor, this, stream, status, reason, fields, body);
+    }
+
+    @Override
+    public void streamPart(int stream, ResponseHead head, byte[] data, int length, boolean last,
+            AtomicLong handedOver) {
+        LoopHop.streamPart(reactor, this, stream, head, data, length, last, handedOver);
+    }
+
+    @Override
+    public void respondOnLoop(int stream, int status, String reason, HttpFields fields, byte[] body) {
         H2Stream s = writable(stream);
         if (s == null) {
             return;
@@ -942,7 +966,7 @@ final class Http2Connection extends LoopDoor
     }
 
     @Override
-    void streamPartOnLoop(int stream, ResponseHead head, byte[] data, int length, boolean last) {
+    public void streamPartOnLoop(int stream, ResponseHead head, byte[] data, int length, boolean last) {
         H2Stream s = writable(stream);
         if (s == null) {
             return;
