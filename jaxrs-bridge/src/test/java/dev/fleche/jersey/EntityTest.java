@@ -119,6 +119,22 @@ class EntityTest extends FlecheJerseyTest {
             };
         }
 
+        /**
+         * An entity that fails after some bytes: within the first 8 KiB nothing was committed, so the failure is
+         * mapped to a whole response; past them the response is streamed and can only be cut.
+         */
+        @GET
+        @Path("fails")
+        @Produces(MediaType.TEXT_PLAIN)
+        public StreamingOutput fails(@QueryParam("after") int after) {
+            return out -> {
+                out.write("x".repeat(after).getBytes(StandardCharsets.UTF_8));
+                out.flush();
+                throw new jakarta.ws.rs.WebApplicationException(
+                        Response.status(418).entity("mapped").type(MediaType.TEXT_PLAIN).build());
+            };
+        }
+
         /** Jersey buffers the first 8 KiB to learn the length (flushes included): the first part is larger. */
         @GET
         @Path("flush")
@@ -279,6 +295,26 @@ class EntityTest extends FlecheJerseyTest {
         assertEquals("chunked", past.getHeaderString("Transfer-Encoding"));
         assertNull(past.getHeaderString("Content-Length"));
         assertEquals(8193, past.readEntity(byte[].class).length);
+    }
+
+    @Test
+    void anEntityThatFailsWithinTheFirst8KiBIsMappedNotSentHalf() {
+        Response response = target("entity/fails").queryParam("after", 5000).request().get();
+        assertEquals(418, response.getStatus());
+        assertEquals("mapped", response.readEntity(String.class));
+    }
+
+    @Test
+    void anEntityThatFailsPastTheFirst8KiBIsCutNotCompleted() {
+        org.junit.jupiter.api.Assertions.assertThrows(jakarta.ws.rs.ProcessingException.class,
+                () -> target("entity/fails").queryParam("after", 9000).request().get().readEntity(String.class));
+    }
+
+    @Test
+    void headOfASmallEntityHasItsContentLengthAndNoBody() {
+        Response response = target("entity/download").queryParam("size", 1000).request().head();
+        assertEquals(200, response.getStatus());
+        assertEquals("1000", response.getHeaderString("Content-Length"));
     }
 
     @Test

@@ -37,6 +37,14 @@ final class BufferedBody extends OutputStream {
         this.bytes = new byte[Math.min(expected, limit)];
     }
 
+    /** A body already complete: {@code body} is taken as it is (not copied) and no more may be written. */
+    static BufferedBody of(int status, String reason, HttpFields fields, byte[] body) {
+        BufferedBody whole = new BufferedBody(status, reason, fields, 0, body.length, false);
+        whole.bytes = body;
+        whole.count = body.length;
+        return whole;
+    }
+
     @Override
     public void write(int b) throws IOException {
         ensureRoom(1);

@@ -9,7 +9,8 @@ import org.glassfish.jersey.spi.ExecutorServiceProvider;
 
 /**
  * Registers what the Fleche container needs inside every server application: the quiet mapper of
- * {@link ClientGone}, the buffered-entity limit and quiet mapper of refused bodies ({@link EntityLimit}), and — on a runtime with virtual threads, unless the application turns them off or has its own
+ * {@link ClientGone}, the buffered-entity limit and quiet mapper of refused bodies ({@link EntityLimit}), in an application the
+ * container serves the {@link LengthBuffer} that learns a small response's length in place of Jersey's buffer, and — on a runtime with virtual threads, unless the application turns them off or has its own
  * — the {@link VirtualManagedAsyncExecutor}. Found through {@code META-INF/services} (forced: it applies even when
  * the application turns auto-discovery off); does nothing on a client runtime.
  */
@@ -26,6 +27,12 @@ public final class ContainerFeatures implements ForcedAutoDiscoverable {
         if (!configuration.isRegistered(EntityLimit.class)) {
             context.register(EntityLimit.class);
             context.register(EntityLimit.Mapper.class);
+        }
+        if (Deployment.servedByFleche(configuration) && !configuration.isRegistered(LengthBuffer.class)) {
+            int limit = LengthBuffer.limit(configuration);
+            if (limit > 0) {
+                context.register(new LengthBuffer(limit));
+            }
         }
         if (Workers.virtualThreadsWanted(configuration.getProperties()) && !hasManagedAsyncExecutor(configuration)
                 && Workers.VirtualThreads.available()) {

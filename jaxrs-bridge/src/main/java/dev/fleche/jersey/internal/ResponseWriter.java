@@ -19,8 +19,8 @@ import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
 /**
  * Writes one Jersey response to one {@link HttpExchange}.
  *
- * <p>Output: a known length up to {@value #BUFFERED_LIMIT} bytes (Jersey buffers small entities and passes their
- * exact length) is collected and sent with one {@link HttpExchange#respond} at {@link #commit()}; any other
+ * <p>Output: a known length up to {@value #BUFFERED_LIMIT} bytes ({@link LengthBuffer} holds entities up to Jersey's
+ * buffer size and passes their exact length) is collected and sent with one {@link HttpExchange#respond} at {@link #commit()}; any other
  * response is streamed with {@link HttpExchange#startResponse} ({@code -1}: chunked), where {@code flush()} hands
  * bytes to the reactor at once and a slow client blocks the writing thread (the transport's backpressure). A
  * {@code @NonBlocking} response is always collected, up to its limit, so that the reactor never blocks.
@@ -75,6 +75,8 @@ public final class ResponseWriter implements ContainerResponseWriter {
     private volatile OutputStream output;
     /** The output will get no bytes (no entity, or HEAD): it is complete as soon as it exists. */
     private volatile boolean emptyBody;
+    /** The response's request properties, where {@link LengthBuffer} marks a broken entity. */
+    private volatile org.glassfish.jersey.internal.PropertiesDelegate properties;
     /** The entity when it is a {@link ChunkedOutput} (SSE sinks are): closed when the client leaves. */
     private volatile ChunkedOutput<?> chunked;
     /**
@@ -109,10 +111,19 @@ public final class ResponseWriter implements ContainerResponseWriter {
             TraceFilter.echo(fields, response.getRequestContext());
         }
         boolean head = "HEAD".equals(exchange.method());
+        properties = response.getRequestContext().getPropertiesDelegate();
+        byte[] held = LengthBuffer.take(properties); // an entity held whole: its length is known now
+        if (held != null) {
+            contentLength = held.length;
+        }
         OutputStream out;
         if (head && contentLength >= 0) {
             fields.set("Content-Length", Long.toString(contentLength)); // kept by the transport for HEAD
             out = new BufferedBody(status, reason, fields, 0, 0, false);
+            held = null;
+        } else if (held != null && !nonBlocking && held.length <= BUFFERED_LIMIT) {
+            out = BufferedBody.of(status, reason, fields, held); // the usual case: no copy
+            held = null;
         } else if (nonBlocking && !head) {
             int limit = settings.nonBlockingLimit();
             out = new BufferedBody(status, reason, fields, contentLength >= 0 ? (int) Math.min(contentLength, limit) : 512,
@@ -121,6 +132,13 @@ public final class ResponseWriter implements ContainerResponseWriter {
             out = new BufferedBody(status, reason, fields, (int) contentLength, (int) contentLength, false);
         } else {
             out = stream(status, reason, fields, head ? -1 : contentLength);
+        }
+        if (held != null) {
+            try {
+                out.write(held);
+            } catch (IOException e) {
+                // over a @NonBlocking limit (answered 500 at commit), or the client left (the next write says so)
+            }
         }
         emptyBody = head || contentLength == 0;
         output = out;
@@ -133,7 +151,9 @@ public final class ResponseWriter implements ContainerResponseWriter {
 
     private OutputStream stream(int status, String reason, HttpFields fields, long contentLength) {
         try {
-            return new StreamedBody(exchange, exchange.startResponse(status, reason, fields, contentLength));
+            org.glassfish.jersey.internal.PropertiesDelegate request = properties;
+            return new StreamedBody(exchange, exchange.startResponse(status, reason, fields, contentLength),
+                    () -> request.getProperty(LengthBuffer.BROKEN) != null);
         } catch (IllegalStateException alreadyAnswered) {
             finish(); // the transport answered (413, 408...): the rest of Jersey's output goes nowhere
             return OutputStream.nullOutputStream();
@@ -240,9 +260,14 @@ public final class ResponseWriter implements ContainerResponseWriter {
         }
     }
 
+    /**
+     * No: Jersey's buffer (a fresh 8 KiB array per response, copied again here) is replaced by {@link LengthBuffer},
+     * which the container registers in every application it serves. Jersey still buffers the entity of a
+     * {@code HEAD} request itself.
+     */
     @Override
     public boolean enableResponseBuffering() {
-        return true;
+        return false;
     }
 
     /** The calling thread is about to run {@code ApplicationHandler.handle} for this request. */

@@ -4,6 +4,7 @@ import dev.fleche.transport.HttpExchange;
 
 import java.io.IOException;
 import java.io.OutputStream;
+import java.util.function.BooleanSupplier;
 
 /**
  * The transport's streamed response body as Jersey sees it: writes and flushes go straight through (a
@@ -20,11 +21,14 @@ import java.io.OutputStream;
 final class StreamedBody extends OutputStream {
     private final HttpExchange exchange;
     private final OutputStream out;
+    /** Whether the entity failed after the head was sent ({@link LengthBuffer#BROKEN}): close then cuts. */
+    private final BooleanSupplier broken;
     private volatile boolean closed;
 
-    StreamedBody(HttpExchange exchange, OutputStream out) {
+    StreamedBody(HttpExchange exchange, OutputStream out, BooleanSupplier broken) {
         this.exchange = exchange;
         this.out = out;
+        this.broken = broken;
     }
 
     @Override
@@ -57,6 +61,12 @@ final class StreamedBody extends OutputStream {
             return;
         }
         closed = true;
+        if (broken.getAsBoolean()) {
+            // Jersey logs an entity writer's failure once committed and closes the stream as if all went well:
+            // end the response so, and the client takes half an entity for a whole one. Cut it instead.
+            exchange.abort();
+            return;
+        }
         try {
             out.close();
         } catch (IOException e) {

@@ -60,7 +60,7 @@ class StreamedBodyTest {
     void bytesTakenThenClientLeftFlushAndCloseAreQuietAndTheNextWriteFails() throws IOException {
         FakeExchange exchange = new FakeExchange();
         TransportStream transport = new TransportStream();
-        StreamedBody body = new StreamedBody(exchange, transport);
+        StreamedBody body = new StreamedBody(exchange, transport, () -> false);
         body.write("tick\n".getBytes());
         body.flush();
         body.write("taken, never flushed".getBytes());
@@ -81,7 +81,7 @@ class StreamedBodyTest {
     void whileTheExchangeIsOpenFailuresStillSurface() {
         FakeExchange exchange = new FakeExchange();
         TransportStream transport = new TransportStream();
-        StreamedBody body = new StreamedBody(exchange, transport);
+        StreamedBody body = new StreamedBody(exchange, transport, () -> false);
         transport.gone = true; // e.g. a stream the transport refused: not a departure, so not hidden
 
         assertThrows(IOException.class, body::flush);

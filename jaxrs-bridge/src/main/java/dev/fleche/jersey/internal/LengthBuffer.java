@@ -1,0 +1,195 @@
+package dev.fleche.jersey.internal;
+
+import jakarta.annotation.Priority;
+import jakarta.ws.rs.RuntimeType;
+import jakarta.ws.rs.core.Configuration;
+import jakarta.ws.rs.ext.WriterInterceptor;
+import jakarta.ws.rs.ext.WriterInterceptorContext;
+import org.glassfish.jersey.CommonProperties;
+import org.glassfish.jersey.message.internal.CommittingOutputStream;
+import org.glassfish.jersey.server.ChunkedOutput;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.Arrays;
+import java.util.Objects;
+
+/**
+ * Learns the length of a small entity in place of Jersey's own buffer, for applications the Fleche container
+ * serves (their {@link ResponseWriter} turns Jersey's buffer off).
+ *
+ * <p>Jersey buffers every entity up to {@code jersey.config.server.contentLength.buffer} bytes (8 KiB) to learn its
+ * length, in an 8 KiB {@code ByteArrayOutputStream} made for every response whatever its size; the writer then
+ * copied the bytes once more. This interceptor, the outermost of the entity's writer interceptors, collects the
+ * entity in a buffer that grows with it, up to the same limit, and behaves as Jersey's does:
+ * <ul>
+ *   <li>an entity complete within the limit is taken whole by the writer ({@link #take}) when Jersey commits its
+ *       stream — on closing it, whichever stream of the interceptor chain Jersey closes — and sent with its
+ *       {@code Content-Length} in one hand-off to the transport, without another copy;
+ *   <li>a longer one is passed on once it outgrows the limit, and streamed ({@code chunked});
+ *   <li>nothing reaches Jersey's stream before then, so an entity provider that fails within the limit leaves the
+ *       response uncommitted and Jersey maps the failure to a proper response rather than sending half an entity;
+ *   <li>{@code flush()} does nothing within the limit (Jersey has not decided the length yet either).
+ * </ul>
+ * An entity that fails after it was passed on is marked {@value #BROKEN} and not closed: Jersey, which can only
+ * log that failure, would otherwise end the streamed response normally and the client would take half an entity
+ * for a whole one; the writer aborts the connection instead.
+ * A {@link ChunkedOutput} (SSE included) and the chunks written to it after the head are passed straight through.
+ * Registered at priority {@value #PRIORITY}, so that it runs first and the stream it wraps is Jersey's own.
+ */
+@Priority(LengthBuffer.PRIORITY)
+final class LengthBuffer implements WriterInterceptor {
+    /** The request property holding the entity's {@code Collector}, whose bytes the writer takes at commit. */
+    static final String HELD = "dev.fleche.jersey.internal.LengthBuffer.held";
+    /**
+     * The request property telling {@link ResponseWriter} that the entity failed after its head was sent: the
+     * response must be cut (the connection aborted), not ended as if it were whole.
+     */
+    static final String BROKEN = "dev.fleche.jersey.internal.LengthBuffer.broken";
+    /** Jersey's default buffer size ({@code CommittingOutputStream.DEFAULT_BUFFER_SIZE}). */
+    static final int DEFAULT_LIMIT = 8192;
+    /** Its priority among writer interceptors: the first to run (the lowest value runs first). */
+    static final int PRIORITY = Integer.MIN_VALUE;
+    private static final int FIRST_CAPACITY = 512;
+
+    private final int limit;
+
+    LengthBuffer(int limit) {
+        this.limit = limit;
+    }
+
+    /** The buffer size {@code configuration} asks Jersey for (its property names and fallbacks); 0 or less: none. */
+    static int limit(Configuration configuration) {
+        Integer size = CommonProperties.getValue(configuration.getProperties(), RuntimeType.SERVER,
+                CommonProperties.OUTBOUND_CONTENT_LENGTH_BUFFER, Integer.class);
+        return size == null ? DEFAULT_LIMIT : size;
+    }
+
+    @Override
+    public void aroundWriteTo(WriterInterceptorContext context) throws IOException {
+        OutputStream jerseys = context.getOutputStream();
+        if (context.getEntity() instanceof ChunkedOutput
+                || jerseys instanceof CommittingOutputStream && ((CommittingOutputStream) jerseys).isCommitted()) {
+            context.proceed();
+            return;
+        }
+        Collector collector = new Collector(jerseys, limit);
+        context.setProperty(HELD, collector);
+        context.setOutputStream(collector);
+        try {
+            context.proceed();
+        } catch (IOException | RuntimeException | Error e) {
+            collector.failed(context);
+            throw e;
+        }
+    }
+
+    /**
+     * The entity of the response being committed, when it is held whole (its bytes, exactly as long as it is);
+     * null when there is none, or it was passed on (streamed) or failed. What is written to the collector after
+     * this goes straight to Jersey's stream.
+     */
+    static byte[] take(org.glassfish.jersey.internal.PropertiesDelegate request) {
+        return request.getProperty(HELD) instanceof Collector collector ? collector.take() : null;
+    }
+
+    /** The entity's first bytes, held until it ends or outgrows the limit. */
+    private static final class Collector extends OutputStream {
+        private final OutputStream jerseys;
+        private final int limit;
+        private byte[] bytes;
+        private int count;
+        /** Past the limit: the collected bytes went on and everything else goes straight through. */
+        private boolean passing;
+        private boolean closed;
+        /** The entity's writer failed: nothing more goes on, and a streamed response is not ended. */
+        private boolean broken;
+
+        Collector(OutputStream jerseys, int limit) {
+            this.jerseys = jerseys;
+            this.limit = limit;
+            this.bytes = new byte[Math.min(FIRST_CAPACITY, limit)];
+        }
+
+        @Override
+        public void write(int b) throws IOException {
+            if (passing || !fits(1)) {
+                jerseys.write(b);
+            } else {
+                bytes[count++] = (byte) b;
+            }
+        }
+
+        @Override
+        public void write(byte[] source, int offset, int length) throws IOException {
+            Objects.checkFromIndexSize(offset, length, source.length);
+            if (passing || !fits(length)) {
+                jerseys.write(source, offset, length);
+            } else {
+                System.arraycopy(source, offset, bytes, count, length);
+                count += length;
+            }
+        }
+
+        /** Whether {@code length} more bytes stay within the limit (room made); else the collected ones go on. */
+        private boolean fits(int length) throws IOException {
+            long needed = (long) count + length;
+            if (needed <= bytes.length) {
+                return true;
+            }
+            if (needed <= limit) {
+                bytes = Arrays.copyOf(bytes, (int) Math.min(limit, Math.max(needed, 2L * bytes.length)));
+                return true;
+            }
+            passing = true;
+            byte[] collected = bytes;
+            int n = count;
+            bytes = null;
+            count = 0;
+            jerseys.write(collected, 0, n); // Jersey commits here: the response is streamed
+            return false;
+        }
+
+        /** The bytes held, exactly; from now on writes go straight through. Null once passed on or failed. */
+        byte[] take() {
+            if (passing || broken) {
+                return null;
+            }
+            passing = true;
+            byte[] held = count == bytes.length ? bytes : Arrays.copyOf(bytes, count);
+            bytes = null;
+            return held;
+        }
+
+        /**
+         * The entity's writer threw: nothing held goes on (Jersey, uncommitted, maps the failure), and a response
+         * already streamed is marked {@value #BROKEN} for the writer to cut.
+         */
+        void failed(WriterInterceptorContext context) {
+            broken = true;
+            bytes = null;
+            if (passing) {
+                context.setProperty(BROKEN, Boolean.TRUE);
+            }
+        }
+
+        @Override
+        public void flush() throws IOException {
+            if (passing && !broken) {
+                jerseys.flush();
+            }
+        }
+
+        @Override
+        public void close() throws IOException {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            if (broken) {
+                return; // uncommitted: Jersey maps the failure; streamed: the writer cuts the response
+            }
+            jerseys.close(); // Jersey commits: the writer takes what is held
+        }
+    }
+}
