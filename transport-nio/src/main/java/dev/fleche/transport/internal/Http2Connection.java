@@ -198,7 +198,7 @@ final class Http2Connection extends TimerNode
         streams.put(1, s);
         Exchange ex = new Exchange(this, 1, asHttp2(head));
         s.exchange = ex;
-        telemetry.requestStarted(head, null);
+        telemetry.streamStarted(head);
         logBegins(s);
         dispatch(s);
     }
@@ -621,7 +621,7 @@ final class Http2Connection extends TimerNode
         }
         Exchange ex = new Exchange(this, stream, head);
         s.exchange = ex;
-        telemetry.requestStarted(head, null);
+        telemetry.streamStarted(head);
         logBegins(s);
         if (blockEndStream) {
             dispatch(s);
@@ -812,6 +812,9 @@ final class Http2Connection extends TimerNode
 
     private void resetStream(int stream, Http2Error error, String why) {
         writeControl(13, out -> FrameWriter.rstStream(out, stream, error));
+        if (error != Http2Error.NO_ERROR) {
+            telemetry.resetSent();
+        }
         H2Stream s = streams.get(stream);
         if (s != null) {
             dropStream(s, "stream reset: " + error + " " + why);

@@ -247,6 +247,30 @@ class Http2RawTest {
         assertTrue(hang.contains("\"protocol\":\"HTTP/2\"") && hang.endsWith(",\"cut\":true}"), hang);
     }
 
+    @Test
+    void metricsCountRequestsByProtocol() throws Exception {
+        try (H2Client client = client()) {
+            client.get(1, "/hello");
+            assertTrue(client.response(1).startsWith(":status: 200"));
+            client.get(3, "/hang");
+            client.rst(3, CANCEL);
+            assertTrue(disconnected.await(10, TimeUnit.SECONDS));
+        }
+        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", server.port())) {
+            socket.setSoTimeout(10_000);
+            socket.getOutputStream().write("GET /hello HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n"
+                    .getBytes(UTF_8));
+            assertTrue(new String(socket.getInputStream().readAllBytes(), UTF_8).startsWith("HTTP/1.1 200 "));
+        }
+        dev.fleche.transport.ServerMetrics m = server.metrics();
+        assertEquals(java.util.Map.of("HTTP/1.0", 0L, "HTTP/1.1", 1L, "HTTP/2", 2L), m.requestsByProtocol());
+        assertEquals(List.of("HTTP/1.0", "HTTP/1.1", "HTTP/2"), List.copyOf(m.requestsByProtocol().keySet()));
+        assertEquals(3, m.requests());
+        assertEquals(2, m.requests("HTTP/2"));
+        assertEquals(1, m.http2Connections());
+        assertEquals(1, m.http2StreamsReset(), "the client's reset of stream 3");
+    }
+
     // ---------------------------------------------------------------- malformed requests: RST_STREAM PROTOCOL_ERROR
 
     @Test
