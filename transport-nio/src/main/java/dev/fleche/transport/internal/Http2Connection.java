@@ -578,7 +578,8 @@ final class Http2Connection extends TimerNode
         }
         if (tooLarge) {
             telemetry.refused(ProtocolRule.HEADER_SECTION_TOO_LARGE);
-            answerAlone(stream, 431, "request header fields larger than the limit");
+            answerAlone(stream, ProtocolRule.HEADER_SECTION_TOO_LARGE.status(),
+                    ProtocolRule.HEADER_SECTION_TOO_LARGE.reason());
             return;
         }
         fields.check(stream);
