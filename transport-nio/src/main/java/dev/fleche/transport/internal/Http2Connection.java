@@ -577,17 +577,13 @@ final class Http2Connection extends TimerNode
                     "more than " + options.http2MaxConcurrentStreams() + " concurrent streams");
         }
         if (tooLarge) {
-            telemetry.refused(ProtocolRule.HEADER_SECTION_TOO_LARGE);
-            answerAlone(stream, ProtocolRule.HEADER_SECTION_TOO_LARGE.status(),
-                    ProtocolRule.HEADER_SECTION_TOO_LARGE.reason());
+            refuseAlone(stream, ProtocolRule.HEADER_SECTION_TOO_LARGE);
             return;
         }
         fields.check(stream);
         if (requestLineLength(fields.method(), fields.path()) > options.maxRequestLineBytes()) {
             // the same limit as HTTP/1.1's request line, so that a target refused there is refused here too
-            telemetry.refused(ProtocolRule.REQUEST_LINE_TOO_LONG);
-            answerAlone(stream, ProtocolRule.REQUEST_LINE_TOO_LONG.status(),
-                    ProtocolRule.REQUEST_LINE_TOO_LONG.reason());
+            refuseAlone(stream, ProtocolRule.REQUEST_LINE_TOO_LONG);
             return;
         }
         long length = fields.contentLength();
@@ -1089,17 +1085,26 @@ final class Http2Connection extends TimerNode
         }
     }
 
-    /** A request refused before it became an exchange (its header list too large): a whole response. */
-    private void answerAlone(int stream, int status, String reason) {
-        ErrorRenderer.Body body = ResponseEncoder.renderError(options.errorRenderer(), status, reason);
+    /**
+     * A request refused by {@code rule} before it became an exchange (its header list too large, its target too
+     * long): counted, told as a {@code reject} event, answered with a whole response and access-logged, as HTTP/1.1
+     * refuses a head.
+     */
+    private void refuseAlone(int stream, ProtocolRule rule) {
+        telemetry.refused(rule);
+        telemetry.rejected(rule.status(), rule.reason(), rule.name());
+        ErrorRenderer.Body body = ResponseEncoder.renderError(options.errorRenderer(), rule.status(), rule.reason());
         HttpFields fields = new HttpFields(1).add("content-type", body.contentType());
-        framer.headers(stream, status, fields, body.bytes().length, false);
+        framer.headers(stream, rule.status(), fields, body.bytes().length, false);
         framer.data(stream, body.bytes(), 0, body.bytes().length, true);
-        telemetry.responded(status);
+        telemetry.responded(rule.status());
         if (!blockEndStream) {
             writeControl(13, out -> FrameWriter.rstStream(out, stream, Http2Error.NO_ERROR));
         }
         remember(stream);
+        if (accessLog != null) {
+            accessLog.refused(rule.name(), rule.status(), body.bytes().length, reactor.now, remoteAddress());
+        }
     }
 
     /**
