@@ -368,6 +368,7 @@ final class Http2Connection extends TimerNode
             throw Http2Exception.stream(stream, Http2Error.STREAM_CLOSED, "DATA after END_STREAM on stream " + stream);
         }
         s.bodySince = reactor.now;
+        RateWindow.add(s.bodyRate, payload.remaining());
         s.receiveWindow -= flowLength;
         if (s.receiveWindow < 0) {
             throw Http2Exception.stream(stream, Http2Error.FLOW_CONTROL_ERROR, "DATA beyond the stream's window");
@@ -615,6 +616,9 @@ final class Http2Connection extends TimerNode
         streams.put(stream, s);
         if (!blockEndStream) {
             armTimer(reactor.now + Deadline.BODY.nanos(options));
+            if (!expectContinue) {
+                startBodyRate(s);
+            }
         }
         Exchange ex = new Exchange(this, stream, head);
         s.exchange = ex;
@@ -989,6 +993,7 @@ final class Http2Connection extends TimerNode
                 s.awaitingContinue = false;
                 s.bodySince = reactor.now; // from now on the client owes the body
                 armTimer(reactor.now + Deadline.BODY.nanos(options));
+                startBodyRate(s);
                 framer.headers(s.id, 100, new HttpFields(0), -1, false);
                 flushOutput();
             }
@@ -1003,6 +1008,7 @@ final class Http2Connection extends TimerNode
                 s.readerPaused = false;
                 s.bodySince = reactor.now;
                 armTimer(reactor.now + Deadline.BODY.nanos(options));
+                startBodyRate(s); // a new window: the time the handler held things up does not count
                 giveBack(s, true);
             }
         });
@@ -1172,6 +1178,7 @@ final class Http2Connection extends TimerNode
             s.sendWindow -= n;
             sendWindow -= n;
             s.pendingBytes -= n;
+            RateWindow.add(s.responseRate, n);
             if (s.log != null) {
                 s.log.bytesOut += n;
             }
@@ -1192,6 +1199,34 @@ final class Http2Connection extends TimerNode
             localEnded(s);
         } else if (s.blocked()) {
             armTimer(deadlines.stallAt(windowProgress));
+            if (s.sendWindow <= 0) {
+                startResponseRate(s); // the client holds the response up: it must open the window at the rate
+            }
+        }
+        if (s.pending.isEmpty()) {
+            RateWindow.stop(s.responseRate); // nothing waits for the client
+        }
+    }
+
+    /** The client owes body bytes on {@code s} from now: a new window of the body's minimum rate, its end armed. */
+    private void startBodyRate(H2Stream s) {
+        if (s.bodyRate == null) {
+            s.bodyRate = RateWindow.of(options.minRequestBodyRate());
+        }
+        if (s.bodyRate != null) {
+            s.bodyRate.start(reactor.now);
+            armTimer(s.bodyRate.due());
+        }
+    }
+
+    /** The response of {@code s} waits on its window: the response's minimum rate runs, unless it runs already. */
+    private void startResponseRate(H2Stream s) {
+        if (s.responseRate == null) {
+            s.responseRate = RateWindow.of(options.minResponseRate());
+        }
+        if (s.responseRate != null && !s.responseRate.running()) {
+            s.responseRate.start(reactor.now);
+            armTimer(s.responseRate.due());
         }
     }
 
@@ -1223,6 +1258,7 @@ final class Http2Connection extends TimerNode
             s.readerPaused = false; // dropped from now on: the client owes the rest, within the body timeout
             s.bodySince = reactor.now;
             armTimer(reactor.now + Deadline.BODY.nanos(options));
+            startBodyRate(s);
             giveBack(s, true);
             if (s.awaitingContinue
                     || (s.expectedLength >= 0 && s.expectedLength - s.received > options.maxDiscardBytes())) {
@@ -1355,6 +1391,11 @@ final class Http2Connection extends TimerNode
         if (state == State.CLOSED) {
             return;
         }
+        long rateDue = expireResponseRates();
+        bodyDue = rateDue - bodyDue < 0 ? rateDue : bodyDue;
+        if (state == State.CLOSED) {
+            return;
+        }
         Deadline fired = deadlines.due(phase(), this, reactor.now);
         if (fired == null) {
             long next = deadlines.next();
@@ -1380,37 +1421,86 @@ final class Http2Connection extends TimerNode
     }
 
     /**
-     * The body timeout of each stream whose client owes body bytes (its side open, the handler not holding things
-     * up, no {@code 100 Continue} awaited): none for {@code bodyTimeout} answers {@code 408} when the response is
-     * still ours, else resets the stream. Returns when the next stream's body timeout is due.
+     * The body timeout and minimum body rate of each stream whose client owes body bytes (its side open, the handler
+     * not holding things up, no {@code 100 Continue} awaited). Returns when the next one is due.
      */
     private long expireBodies() {
         long now = reactor.now;
-        long timeout = Deadline.BODY.nanos(options);
         long next = now + Deadline.IDLE.nanos(options);
         for (H2Stream s : new ArrayList<>(streams.values())) {
-            if (!owesBody(s)) {
-                continue;
-            }
-            long due = s.bodySince + timeout;
-            if (due - now > 0) {
+            if (owesBody(s)) {
+                long due = expireBody(s, now);
                 next = due - next < 0 ? due : next;
+            }
+        }
+        flushOutput();
+        return next;
+    }
+
+    /**
+     * No body bytes on {@code s} for {@code bodyTimeout}, or fewer than its minimum rate over a window (the body
+     * timeout names a client that stopped, as on HTTP/1.1): refused. Returns when to look at {@code s} again.
+     */
+    private long expireBody(H2Stream s, long now) {
+        if (s.bodySince + Deadline.BODY.nanos(options) - now <= 0) {
+            bodyRefused(s, Deadline.BODY, Refusal.BODY_TIMEOUT);
+        } else if (s.bodyRate != null && s.bodyRate.running() && s.bodyRate.due() - now <= 0
+                && s.bodyRate.fellShort(now)) { // (a window that reached the rate starts the next)
+            bodyRefused(s, Deadline.BODY_RATE, Refusal.BODY_TOO_SLOW);
+        }
+        long timeoutAt = s.bodySince + Deadline.BODY.nanos(options); // (a 408 restarted both for the rest)
+        RateWindow rate = s.bodyRate;
+        return rate == null || !rate.running() || timeoutAt - rate.due() < 0 ? timeoutAt : rate.due();
+    }
+
+    /**
+     * The body of {@code s} timed out ({@code deadline}): {@code 408} with {@code refusal}'s reason when the response
+     * is still ours (counted and logged under its rule), else {@code RST_STREAM CANCEL} (its log line, cut, names
+     * the rule), so that a stream that stops sending does not hold its slot for ever.
+     */
+    private void bodyRefused(H2Stream s, Deadline deadline, Refusal refusal) {
+        telemetry.timedOut(deadline);
+        RateWindow.stop(s.bodyRate);
+        if (s.log != null) {
+            s.log.rule = refusal.name();
+        }
+        Exchange ex = s.exchange;
+        if (!s.localOpen() || !ex.claimResponse()) {
+            resetStream(s.id, Http2Error.CANCEL, refusal.reason(options));
+            return;
+        }
+        telemetry.refused(refusal);
+        telemetry.rejected(refusal.status(), refusal.reason(options), refusal.name());
+        ex.bodyRefused(new RequestBodyException(refusal.status(), refusal.name(), refusal.reason(options)));
+        s.bodySince = reactor.now; // the rest of its body, if any, gets one more timeout
+        answerError(s, refusal.status(), refusal.reason(options));
+    }
+
+    /**
+     * The response rate of each stream whose response waits on its own window: fewer bytes than the rate over a
+     * window resets the stream ({@code RST_STREAM CANCEL}, its writer fails), as HTTP/1.1 closes a connection whose
+     * client takes a blocked response too slowly; the connection goes on. A stream held back by the connection's
+     * window instead starts a new window. Returns when the next one is due.
+     */
+    private long expireResponseRates() {
+        long now = reactor.now;
+        long next = now + Deadline.IDLE.nanos(options);
+        for (H2Stream s : new ArrayList<>(streams.values())) {
+            RateWindow rate = s.responseRate;
+            if (rate == null || !rate.running() || !s.blocked()) {
+                RateWindow.stop(rate);
                 continue;
             }
-            telemetry.timedOut(Deadline.BODY);
-            Exchange ex = s.exchange;
-            if (s.localOpen() && ex.claimResponse()) {
-                Refusal refusal = Refusal.BODY_TIMEOUT;
-                ex.bodyRefused(new RequestBodyException(refusal.status(), refusal.name(), refusal.reason(options)));
-                if (s.log != null) {
-                    s.log.rule = refusal.name();
+            if (rate.due() - now <= 0) {
+                if (s.sendWindow > 0) {
+                    rate.start(now); // the connection's window holds it back, not this stream's client
+                } else if (rate.fellShort(now)) {
+                    telemetry.timedOut(Deadline.RESPONSE_RATE);
+                    resetStream(s.id, Http2Error.CANCEL, "response taken slower than the minimum data rate");
+                    continue;
                 }
-                s.bodySince = now; // the rest of its body, if any, gets one more timeout
-                next = now + timeout - next < 0 ? now + timeout : next;
-                answerError(s, refusal.status(), refusal.reason(options));
-            } else {
-                resetStream(s.id, Http2Error.CANCEL, "request body not received in time");
             }
+            next = rate.due() - next < 0 ? rate.due() : next;
         }
         flushOutput();
         return next;

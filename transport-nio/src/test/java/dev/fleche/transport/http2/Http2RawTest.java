@@ -574,6 +574,46 @@ class Http2RawTest {
     }
 
     @Test
+    void aBodySlowerThanTheMinimumRateIsAnswered408() throws Exception {
+        // 1,000 B/s over 300 ms windows: the 2 bytes sent are short of the 300 the first window needs; the body
+        // timeout (default) is far away, so the rate is what refuses
+        try (H2Client client = client(o -> o.minRequestBodyRate(
+                new dev.fleche.transport.MinDataRate(1000, Duration.ofMillis(300))))) {
+            client.headers(1, false, ":method", "POST", ":scheme", "http", ":path", "/echo");
+            client.data(1, false, "ab".getBytes(UTF_8));
+            String response = client.response(1);
+            assertTrue(response.startsWith(":status: 408") && response.endsWith(
+                    "|request body slower than the minimum data rate\n"), response);
+            reset(client, 1, CANCEL); // the rest of the body, owed after the response, did not come at the rate either
+            client.get(3, "/hello");
+            assertTrue(client.response(3).startsWith(":status: 200"), "the connection goes on");
+        }
+        dev.fleche.transport.ServerMetrics m = server.metrics();
+        assertEquals(1, m.refusals("BODY_TOO_SLOW"), "the 408; the reset after it is no second refusal");
+        assertEquals(2, m.timeouts());
+    }
+
+    @Test
+    void aResponseTakenSlowerThanTheMinimumRateIsReset() throws Exception {
+        // the client's window for each stream is 100 bytes and it never opens it: the response waits on the stream's
+        // window, and 0 bytes in a 300-ms window is short of 1,000 B/s; the write stall (default) is far away
+        try (H2Client client = client(o -> o.minResponseRate(
+                new dev.fleche.transport.MinDataRate(1000, Duration.ofMillis(300))), 0x4, 100)) {
+            client.get(1, "/big");
+            client.expect(HEADERS);
+            assertEquals(100, client.expect(DATA).payload().length);
+            reset(client, 1, CANCEL);
+            assertTrue(writerFailed.await(10, TimeUnit.SECONDS), "the blocked writer failed");
+            client.get(3, "/hello");
+            client.windowUpdate(3, 100);
+            assertTrue(client.response(3).startsWith(":status: 200"), "the connection goes on");
+        }
+        dev.fleche.transport.ServerMetrics m = server.metrics();
+        assertEquals(1, m.timeouts());
+        assertEquals(1, m.http2StreamsReset());
+    }
+
+    @Test
     void streamsBeyondMaxConcurrentAreRefused() throws Exception {
         try (H2Client client = client(o -> o.http2MaxConcurrentStreams(2))) {
             client.get(1, "/hang");
