@@ -37,7 +37,8 @@ import javax.net.ssl.SSLException;
  * {@link Connection} handed over (prior-knowledge preface, {@code Upgrade: h2c}, or ALPN {@code h2}). It holds the
  * lifecycle as one {@link State}, its streams ({@link H2Stream}, each an {@link Exchange}), the connection's
  * flow-control windows and the flood counters, and makes every decision. Its parts return results and never name
- * it: the {@link FrameReader} (frames and their frame-level checks), the HPACK decoder, {@link RequestFields} (a
+ * it: the {@link FrameReader} (frames and their frame-level checks), the {@link HeaderBlock} (a header block being
+ * received, bounded before decoding), the HPACK decoder, {@link RequestFields} (a
  * request's fields checked), {@link Http2Framer} (frames out, with the HPACK encoder), {@link Outbound} (staging and
  * the write queue), {@link Deadlines} and
  * {@link Telemetry}. Exchanges talk back only through the {@link ConnectionDoor} it implements. Every method runs
@@ -117,12 +118,8 @@ final class Http2Connection extends TimerNode
     private int lastClientStream;
     /** Whether our GOAWAY went out (at most one). */
     private boolean goAwaySent;
-    /** The header block in progress (HEADERS then CONTINUATIONs), copied: its fragments come in several reads. */
-    private byte[] block = new byte[1024];
-    private int blockLength;
-    private int blockStream;
-    private boolean blockEndStream;
-    private int continuations;
+    /** The header block in progress (HEADERS then CONTINUATIONs), bounded before decoding. */
+    private final HeaderBlock block;
 
     // the client's settings and our send windows
     private long peerInitialWindow = Frames.DEFAULT_WINDOW;
@@ -149,6 +146,7 @@ final class Http2Connection extends TimerNode
         this.outbound = new Outbound(reactor, channel, this);
         this.reader = new FrameReader(options.http2MaxFrameBytes());
         this.decoder = new HpackDecoder(options.http2HeaderTableBytes(), options.maxHeaderBytes());
+        this.block = new HeaderBlock(options.maxHeaderBytes() * 2, options.http2MaxContinuationFrames());
         this.framer = new Http2Framer(outbound, reactor.encoder);
         this.accessLog = reactor.accessLog == null ? null
                 : new Http2AccessLog(reactor.accessLog, id, channel, options.nanoClock());
@@ -483,11 +481,7 @@ final class Http2Connection extends TimerNode
         if ((stream & 1) == 0) {
             throw Http2Exception.connection(Http2Error.PROTOCOL_ERROR, "HEADERS on even stream " + stream);
         }
-        blockStream = stream;
-        blockEndStream = endStream;
-        blockLength = 0;
-        continuations = 0;
-        appendBlock(fragment);
+        block.begin(stream, endStream, fragment);
         if (endHeaders) {
             headerBlockDone();
         }
@@ -495,46 +489,28 @@ final class Http2Connection extends TimerNode
 
     @Override
     public void continuation(int stream, ByteBuffer fragment, boolean endHeaders) throws Http2Exception {
-        if (++continuations > options.http2MaxContinuationFrames()) {
-            throw calm("more than " + options.http2MaxContinuationFrames() + " CONTINUATION frames in a header block");
-        }
-        appendBlock(fragment);
+        block.continuation(fragment);
         if (endHeaders) {
             headerBlockDone();
         }
     }
 
-    /** Copies a header block fragment, bounded before any HPACK decoding (CONTINUATION floods). */
-    private void appendBlock(ByteBuffer fragment) throws Http2Exception {
-        int length = fragment.remaining();
-        if (blockLength + length > options.maxHeaderBytes() * 2) {
-            throw calm("header block larger than " + options.maxHeaderBytes() * 2 + " bytes");
-        }
-        if (blockLength + length > block.length) {
-            block = Arrays.copyOf(block, Math.max(block.length * 2, blockLength + length));
-        }
-        fragment.get(block, blockLength, length);
-        blockLength += length;
-    }
-
     /** A whole header block: decoded (always, to keep HPACK in sync), then a new stream or trailers. */
     private void headerBlockDone() throws Http2Exception {
-        int stream = blockStream;
+        int stream = block.stream();
         H2Stream open = streams.get(stream);
         boolean trailers = open != null;
         RequestFields fields = new RequestFields(trailers);
         boolean tooLarge = false;
         try {
-            decoder.decode(ByteBuffer.wrap(block, 0, blockLength), fields);
+            decoder.decode(block.encoded(), fields);
         } catch (HpackException e) {
             if (e.kind() == HpackException.Kind.COMPRESSION_ERROR) {
                 throw Http2Exception.connection(Http2Error.COMPRESSION_ERROR, "HPACK: " + e.getMessage());
             }
             tooLarge = true;
         }
-        if (block.length > 16 * 1024) {
-            block = new byte[1024]; // a large block is not kept for the connection's life
-        }
+        block.decoded();
         if (trailers) {
             trailersReceived(open, fields, tooLarge);
         } else {
@@ -546,7 +522,7 @@ final class Http2Connection extends TimerNode
         if (!s.remoteOpen()) {
             throw Http2Exception.stream(s.id, Http2Error.STREAM_CLOSED, "HEADERS after END_STREAM on stream " + s.id);
         }
-        if (!blockEndStream) {
+        if (!block.endStream()) {
             throw Http2Exception.stream(s.id, Http2Error.PROTOCOL_ERROR, "trailers without END_STREAM (RFC 9113 8.1)");
         }
         if (tooLarge) {
@@ -588,15 +564,15 @@ final class Http2Connection extends TimerNode
             return;
         }
         long length = fields.contentLength();
-        if (blockEndStream && length > 0) {
+        if (block.endStream() && length > 0) {
             throw Http2Exception.stream(stream, Http2Error.PROTOCOL_ERROR, "content-length without DATA");
         }
         String expect = fields.fields().get("expect");
-        boolean expectContinue = !blockEndStream && expect != null && expect.equalsIgnoreCase("100-continue");
+        boolean expectContinue = !block.endStream() && expect != null && expect.equalsIgnoreCase("100-continue");
         RequestHead head;
         try {
             head = RequestHead.http2(fields.method(), fields.path(), fields.authority(), fields.fields(), length,
-                    !blockEndStream, expectContinue);
+                    !block.endStream(), expectContinue);
         } catch (RequestException e) {
             throw Http2Exception.stream(stream, Http2Error.PROTOCOL_ERROR, "malformed :path or :authority: " + e.rule());
         }
@@ -609,12 +585,12 @@ final class Http2Connection extends TimerNode
     }
 
     private void startExchange(int stream, RequestHead head, long length, boolean expectContinue) {
-        H2Stream s = new H2Stream(stream, blockEndStream, peerInitialWindow, receiveWindowOfStream());
+        H2Stream s = new H2Stream(stream, block.endStream(), peerInitialWindow, receiveWindowOfStream());
         s.expectedLength = length;
         s.bodySince = reactor.now;
         s.awaitingContinue = expectContinue;
         streams.put(stream, s);
-        if (!blockEndStream) {
+        if (!block.endStream()) {
             armTimer(reactor.now + Deadline.BODY.nanos(options));
             if (!expectContinue) {
                 startBodyRate(s);
@@ -624,7 +600,7 @@ final class Http2Connection extends TimerNode
         s.exchange = ex;
         telemetry.streamStarted(head);
         logBegins(s);
-        if (blockEndStream) {
+        if (block.endStream()) {
             dispatch(s);
             return;
         }
@@ -1104,7 +1080,7 @@ final class Http2Connection extends TimerNode
         framer.headers(stream, rule.status(), fields, body.bytes().length, false);
         framer.data(stream, body.bytes(), 0, body.bytes().length, true);
         telemetry.responded(rule.status());
-        if (!blockEndStream) {
+        if (!block.endStream()) {
             writeControl(13, out -> FrameWriter.rstStream(out, stream, Http2Error.NO_ERROR));
         }
         remember(stream);
