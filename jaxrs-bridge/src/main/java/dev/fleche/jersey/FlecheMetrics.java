@@ -34,6 +34,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *   <li>When the application runs in a {@link FlecheContainer}, the transport's counters
  *       ({@code HttpServer.metrics()}) and the container's: {@code fleche.connections.open} (gauge),
  *       {@code fleche.connections.accepted}/{@code .refused}/{@code .closed}, {@code fleche.requests},
+ *       {@code fleche.requests.by.protocol} (counter per protocol, tag {@code protocol} = {@code HTTP/1.0},
+ *       {@code HTTP/1.1}, {@code HTTP/2}), {@code fleche.http2.connections}, {@code fleche.http2.streams.reset},
  *       {@code fleche.bytes.read}/{@code .written}, {@code fleche.protocol.errors} (requests refused by the parser or
  *       a limit), {@code fleche.timeouts}, {@code fleche.handler.errors} (counters), {@code fleche.responses}
  *       (counter per status class, tag {@code status} = {@code 1xx} .. {@code 5xx}: every final response the

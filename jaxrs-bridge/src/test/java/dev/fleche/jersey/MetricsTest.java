@@ -161,6 +161,12 @@ class MetricsTest {
         script();
 
         assertEquals(4.0, count(registry, "fleche.requests"));
+        // the JDK client upgrades to h2c on its first request: all four are HTTP/2 streams
+        assertEquals(4.0, count(registry, "fleche.requests.by.protocol", "protocol", "HTTP/2"));
+        assertEquals(0.0, count(registry, "fleche.requests.by.protocol", "protocol", "HTTP/1.1"));
+        assertEquals(0.0, count(registry, "fleche.requests.by.protocol", "protocol", "HTTP/1.0"));
+        assertEquals(1.0, count(registry, "fleche.http2.connections"));
+        assertEquals(0.0, count(registry, "fleche.http2.streams.reset"));
         assertEquals(1.0, count(registry, "fleche.connections.accepted"), "the client kept its connection");
         assertEquals(0.0, count(registry, "fleche.connections.refused"));
         assertEquals(1.0, registry.get("fleche.connections.open").gauge().value());
@@ -256,6 +262,9 @@ class MetricsTest {
         Map<String, Double> samples = parse(registry.scrape());
         assertEquals(4.0, samples.get("fleche_requests_total"), samples.toString());
         assertEquals(1.0, samples.get("fleche_connections_accepted_total"));
+        assertEquals(4.0, samples.get("fleche_requests_by_protocol_total{protocol=\"HTTP/2\"}"));
+        assertEquals(0.0, samples.get("fleche_requests_by_protocol_total{protocol=\"HTTP/1.1\"}"));
+        assertEquals(1.0, samples.get("fleche_http2_connections_total"));
         assertEquals(1.0, samples.get("fleche_connections_open"));
         assertEquals(0.0, samples.get("fleche_workers_rejected_total"));
         assertEquals((double) server.transport().metrics().bytesRead(), samples.get("fleche_bytes_read_bytes_total"));

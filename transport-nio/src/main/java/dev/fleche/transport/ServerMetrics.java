@@ -1,5 +1,6 @@
 package dev.fleche.transport;
 
+import dev.fleche.transport.internal.MetricsSnapshot;
 import dev.fleche.transport.internal.RefusalRules;
 
 import java.util.Collections;
@@ -36,6 +37,13 @@ import java.util.Map;
  * @param exchangesInFlight   exchanges started and not yet ended (response written and body read, or
  *                            connection closed), now
  * @param accessLogDropped    access-log lines dropped because the log's queue was full (0 without a log)
+ * @param requestsByProtocol  {@link #requests()} by protocol: {@code HTTP/1.0}, {@code HTTP/1.1}, {@code HTTP/2} (a
+ *                            stream; an {@code Upgrade: h2c} request counts once, as {@code HTTP/2}), each present,
+ *                            in that order; unmodifiable
+ * @param http2Connections    connections that switched to HTTP/2 (ALPN {@code h2}, prior knowledge, {@code Upgrade})
+ * @param http2StreamsReset   HTTP/2 streams reset with {@code RST_STREAM}: by the client, or by the server for a
+ *                            stream error, a refused stream, a timeout, a body too large or an aborted exchange (not
+ *                            the {@code NO_ERROR} that only tells a client to stop sending a body it no longer needs)
  */
 public record ServerMetrics(
         long openConnections,
@@ -55,12 +63,27 @@ public record ServerMetrics(
         long responses5xx,
         Map<String, Long> refusalsByRule,
         long exchangesInFlight,
-        long accessLogDropped) {
+        long accessLogDropped,
+        Map<String, Long> requestsByProtocol,
+        long http2Connections,
+        long http2StreamsReset) {
 
-    /** Keeps an unmodifiable copy of {@code refusalsByRule}. */
+    /** Keeps unmodifiable copies of {@code refusalsByRule} and {@code requestsByProtocol}. */
     public ServerMetrics {
         refusalsByRule = refusalsByRule == null ? Map.of()
                 : Collections.unmodifiableMap(new LinkedHashMap<>(refusalsByRule));
+        requestsByProtocol = requestsByProtocol == null ? Map.of()
+                : Collections.unmodifiableMap(new LinkedHashMap<>(requestsByProtocol));
+    }
+
+    /** The protocols {@link #requestsByProtocol()} counts, in its order: HTTP/1.0, HTTP/1.1, HTTP/2. */
+    public static List<String> protocols() {
+        return MetricsSnapshot.PROTOCOLS;
+    }
+
+    /** Requests of {@code protocol} (as in {@link #protocols()}); 0 for any other name. */
+    public long requests(String protocol) {
+        return requestsByProtocol.getOrDefault(protocol, 0L);
     }
 
     /**

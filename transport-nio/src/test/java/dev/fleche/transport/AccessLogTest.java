@@ -159,6 +159,51 @@ class AccessLogTest {
                 + " rule=HEADER_SECTION_TOO_LARGE"), lines.await(1));
     }
 
+    /** One HTTP/2 frame: its 9-byte header and {@code payload}. */
+    private static byte[] frame(int type, int flags, int stream, byte[] payload) {
+        return java.nio.ByteBuffer.allocate(9 + payload.length).putInt(payload.length << 8 | type).put((byte) flags)
+                .putInt(stream).put(payload).array();
+    }
+
+    @Test
+    void http2RequestRefusedBeforeItBecameAStreamIsLoggedWithItsRule() throws Exception {
+        start(AccessLog.Format.JSON, b -> b.maxHeaderBytes(256), b -> b, this::hello);
+        java.io.ByteArrayOutputStream block = new java.io.ByteArrayOutputStream();
+        // :method GET, :scheme http, :path /, :authority t, then x-big: 300 bytes (literal, new name), over 256
+        block.writeBytes(new byte[] {(byte) 0x82, (byte) 0x86, (byte) 0x84, 0x01, 0x01, 't', 0x00, 0x05});
+        block.writeBytes("x-big".getBytes(StandardCharsets.US_ASCII));
+        block.writeBytes(new byte[] {0x7F, (byte) 0xAD, 0x01}); // 300 = 127 + 173
+        block.writeBytes("a".repeat(300).getBytes(StandardCharsets.US_ASCII));
+        int dataBytes;
+        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", server.port())) {
+            socket.setSoTimeout(10_000);
+            java.io.OutputStream out = socket.getOutputStream();
+            out.write("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            out.write(frame(4, 0, 0, new byte[0]));
+            out.write(frame(1, 0x5, 1, block.toByteArray())); // END_STREAM | END_HEADERS
+            out.flush();
+            java.io.DataInputStream in = new java.io.DataInputStream(socket.getInputStream());
+            while (true) {
+                int lengthAndType = in.readInt();
+                in.readByte();
+                int stream = in.readInt();
+                in.skipNBytes(lengthAndType >>> 8);
+                if ((lengthAndType & 0xFF) == 0 && stream == 1) {
+                    dataBytes = lengthAndType >>> 8; // the 431's body
+                    break;
+                }
+            }
+        }
+        assertEquals(List.of("{\"time\":\"2026-01-02T03:04:05.678Z\",\"remote\":\"127.0.0.1\",\"protocol\":\"HTTP/2\","
+                + "\"status\":431,\"bytesIn\":0,\"bytesOut\":" + dataBytes + ",\"durationMicros\":0,\"connection\":1,"
+                + "\"rule\":\"HEADER_SECTION_TOO_LARGE\"}"), lines.await(1));
+        ServerMetrics metrics = server.metrics();
+        assertEquals(1, metrics.refusals("HEADER_SECTION_TOO_LARGE"));
+        assertEquals(1, metrics.responses4xx());
+        assertEquals(1, metrics.protocolErrors());
+        assertEquals(0, metrics.requests(), "refused before it became a request, as on HTTP/1.1");
+    }
+
     @Test
     void connectionRefusedByTheAcceptorIsLogged() throws Exception {
         start(AccessLog.Format.JSON, b -> b.maxConnections(1), b -> b, this::hello);

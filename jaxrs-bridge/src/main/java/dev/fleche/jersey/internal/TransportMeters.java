@@ -38,6 +38,15 @@ public final class TransportMeters {
                 ServerMetrics::closedConnections);
         counter(registry, server, "fleche.requests", "request heads dispatched to the handler", null,
                 ServerMetrics::requests);
+        for (String protocol : ServerMetrics.protocols()) {
+            FunctionCounter.builder("fleche.requests.by.protocol", server, s -> s.metrics().requests(protocol))
+                    .description("request heads dispatched to the handler, by protocol").tag("protocol", protocol)
+                    .register(registry);
+        }
+        counter(registry, server, "fleche.http2.connections", "connections that switched to HTTP/2", null,
+                ServerMetrics::http2Connections);
+        counter(registry, server, "fleche.http2.streams.reset", "HTTP/2 streams reset by either side", null,
+                ServerMetrics::http2StreamsReset);
         counter(registry, server, "fleche.bytes.read", "bytes read from sockets", BYTES, ServerMetrics::bytesRead);
         counter(registry, server, "fleche.bytes.written", "bytes written to sockets", BYTES,
                 ServerMetrics::bytesWritten);

@@ -7,12 +7,21 @@ import dev.fleche.transport.http1.ProtocolRule;
  * others for {@code ServerMetrics} snapshots, which are therefore approximate while the server runs.
  */
 final class Counters {
+    /** The protocols {@link #requestsByProtocol} counts, in its order (also {@code ServerMetrics}'s). */
+    static final java.util.List<String> PROTOCOLS = java.util.List.of("HTTP/1.0", "HTTP/1.1", "HTTP/2");
+    static final int HTTP_1_0 = 0, HTTP_1_1 = 1, HTTP_2 = 2;
     /** Index of a status class in {@link #statusClasses}: {@code status / 100}; 1..5 are counted. */
     static final int STATUS_CLASSES = 6;
 
     long accepted;
     long closed;
     long requests;
+    /** Requests by protocol, indexed by {@link #HTTP_1_0}, {@link #HTTP_1_1}, {@link #HTTP_2}; they sum to requests. */
+    final long[] requestsByProtocol = new long[PROTOCOLS.size()];
+    /** Connections that switched to HTTP/2 (ALPN, prior knowledge, upgrade). */
+    long http2Connections;
+    /** HTTP/2 streams reset (RST_STREAM) by the client or by us, but for the NO_ERROR that only stops a body. */
+    long http2StreamsReset;
     long bytesRead;
     long bytesWritten;
     long protocolErrors;

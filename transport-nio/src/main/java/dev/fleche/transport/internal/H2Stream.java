@@ -51,6 +51,8 @@ final class H2Stream {
     long bodySince;
     /** The client waits for {@code 100 Continue} before it sends the body (no body timeout meanwhile). */
     boolean awaitingContinue;
+    /** The body's minimum data rate ({@code minRequestBodyRate}) while the client owes body bytes; null when off. */
+    RateWindow bodyRate;
     /** The tighter limit of a handler that buffers the body. */
     long bodyLimit = Long.MAX_VALUE;
 
@@ -66,6 +68,11 @@ final class H2Stream {
     /** Response body bytes waiting for a window, in order; the last part was handed over ({@link #pendingEnd}). */
     final ArrayDeque<ByteBuffer> pending = new ArrayDeque<>(2);
     volatile long pendingBytes;
+    /**
+     * The response's minimum data rate ({@code minResponseRate}), running while the stream's own send window holds
+     * its bytes back (the client does not open it fast enough); null when off.
+     */
+    RateWindow responseRate;
     boolean pendingEnd;
     /** The response head went out; with END_STREAM; whether the response carries a body at all. */
     boolean headSent;

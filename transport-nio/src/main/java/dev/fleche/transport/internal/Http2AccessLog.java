@@ -38,6 +38,24 @@ final class Http2AccessLog {
         return entry;
     }
 
+    /**
+     * A request refused by {@code rule} with {@code status} before it became a stream (its header list too large,
+     * its target too long): logged at once, without a head, protocol {@code HTTP/2}, with the DATA bytes of its
+     * answer ({@code bytesOut}); its header block was whole at {@code now}.
+     */
+    void refused(String rule, int status, long bytesOut, long now, InetSocketAddress peer) {
+        LogEntry entry = new LogEntry();
+        entry.connectionId = connectionId;
+        entry.peer = peer;
+        entry.tlsProtocol = channel.tlsInfo() == null ? null : channel.tlsInfo().protocol();
+        entry.headStartNanos = now;
+        entry.protocol = "HTTP/2";
+        entry.rule = rule;
+        entry.status = status;
+        entry.bytesOut = bytesOut;
+        ended(entry, false);
+    }
+
     /** The stream is over: whole ({@code cut} false) or reset, or its connection closed. */
     void ended(LogEntry entry, boolean cut) {
         entry.cut = cut;

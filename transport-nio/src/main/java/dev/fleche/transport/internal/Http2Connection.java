@@ -37,7 +37,8 @@ import javax.net.ssl.SSLException;
  * {@link Connection} handed over (prior-knowledge preface, {@code Upgrade: h2c}, or ALPN {@code h2}). It holds the
  * lifecycle as one {@link State}, its streams ({@link H2Stream}, each an {@link Exchange}), the connection's
  * flow-control windows and the flood counters, and makes every decision. Its parts return results and never name
- * it: the {@link FrameReader} (frames and their frame-level checks), the HPACK decoder, {@link RequestFields} (a
+ * it: the {@link FrameReader} (frames and their frame-level checks), the {@link HeaderBlock} (a header block being
+ * received, bounded before decoding), the HPACK decoder, {@link RequestFields} (a
  * request's fields checked), {@link Http2Framer} (frames out, with the HPACK encoder), {@link Outbound} (staging and
  * the write queue), {@link Deadlines} and
  * {@link Telemetry}. Exchanges talk back only through the {@link ConnectionDoor} it implements. Every method runs
@@ -117,12 +118,8 @@ final class Http2Connection extends TimerNode
     private int lastClientStream;
     /** Whether our GOAWAY went out (at most one). */
     private boolean goAwaySent;
-    /** The header block in progress (HEADERS then CONTINUATIONs), copied: its fragments come in several reads. */
-    private byte[] block = new byte[1024];
-    private int blockLength;
-    private int blockStream;
-    private boolean blockEndStream;
-    private int continuations;
+    /** The header block in progress (HEADERS then CONTINUATIONs), bounded before decoding. */
+    private final HeaderBlock block;
 
     // the client's settings and our send windows
     private long peerInitialWindow = Frames.DEFAULT_WINDOW;
@@ -149,6 +146,7 @@ final class Http2Connection extends TimerNode
         this.outbound = new Outbound(reactor, channel, this);
         this.reader = new FrameReader(options.http2MaxFrameBytes());
         this.decoder = new HpackDecoder(options.http2HeaderTableBytes(), options.maxHeaderBytes());
+        this.block = new HeaderBlock(options.maxHeaderBytes() * 2, options.http2MaxContinuationFrames());
         this.framer = new Http2Framer(outbound, reactor.encoder);
         this.accessLog = reactor.accessLog == null ? null
                 : new Http2AccessLog(reactor.accessLog, id, channel, options.nanoClock());
@@ -198,7 +196,7 @@ final class Http2Connection extends TimerNode
         streams.put(1, s);
         Exchange ex = new Exchange(this, 1, asHttp2(head));
         s.exchange = ex;
-        telemetry.requestStarted(head, null);
+        telemetry.streamStarted(head);
         logBegins(s);
         dispatch(s);
     }
@@ -368,6 +366,7 @@ final class Http2Connection extends TimerNode
             throw Http2Exception.stream(stream, Http2Error.STREAM_CLOSED, "DATA after END_STREAM on stream " + stream);
         }
         s.bodySince = reactor.now;
+        RateWindow.add(s.bodyRate, payload.remaining());
         s.receiveWindow -= flowLength;
         if (s.receiveWindow < 0) {
             throw Http2Exception.stream(stream, Http2Error.FLOW_CONTROL_ERROR, "DATA beyond the stream's window");
@@ -482,11 +481,7 @@ final class Http2Connection extends TimerNode
         if ((stream & 1) == 0) {
             throw Http2Exception.connection(Http2Error.PROTOCOL_ERROR, "HEADERS on even stream " + stream);
         }
-        blockStream = stream;
-        blockEndStream = endStream;
-        blockLength = 0;
-        continuations = 0;
-        appendBlock(fragment);
+        block.begin(stream, endStream, fragment);
         if (endHeaders) {
             headerBlockDone();
         }
@@ -494,46 +489,28 @@ final class Http2Connection extends TimerNode
 
     @Override
     public void continuation(int stream, ByteBuffer fragment, boolean endHeaders) throws Http2Exception {
-        if (++continuations > options.http2MaxContinuationFrames()) {
-            throw calm("more than " + options.http2MaxContinuationFrames() + " CONTINUATION frames in a header block");
-        }
-        appendBlock(fragment);
+        block.continuation(fragment);
         if (endHeaders) {
             headerBlockDone();
         }
     }
 
-    /** Copies a header block fragment, bounded before any HPACK decoding (CONTINUATION floods). */
-    private void appendBlock(ByteBuffer fragment) throws Http2Exception {
-        int length = fragment.remaining();
-        if (blockLength + length > options.maxHeaderBytes() * 2) {
-            throw calm("header block larger than " + options.maxHeaderBytes() * 2 + " bytes");
-        }
-        if (blockLength + length > block.length) {
-            block = Arrays.copyOf(block, Math.max(block.length * 2, blockLength + length));
-        }
-        fragment.get(block, blockLength, length);
-        blockLength += length;
-    }
-
     /** A whole header block: decoded (always, to keep HPACK in sync), then a new stream or trailers. */
     private void headerBlockDone() throws Http2Exception {
-        int stream = blockStream;
+        int stream = block.stream();
         H2Stream open = streams.get(stream);
         boolean trailers = open != null;
         RequestFields fields = new RequestFields(trailers);
         boolean tooLarge = false;
         try {
-            decoder.decode(ByteBuffer.wrap(block, 0, blockLength), fields);
+            decoder.decode(block.encoded(), fields);
         } catch (HpackException e) {
             if (e.kind() == HpackException.Kind.COMPRESSION_ERROR) {
                 throw Http2Exception.connection(Http2Error.COMPRESSION_ERROR, "HPACK: " + e.getMessage());
             }
             tooLarge = true;
         }
-        if (block.length > 16 * 1024) {
-            block = new byte[1024]; // a large block is not kept for the connection's life
-        }
+        block.decoded();
         if (trailers) {
             trailersReceived(open, fields, tooLarge);
         } else {
@@ -545,7 +522,7 @@ final class Http2Connection extends TimerNode
         if (!s.remoteOpen()) {
             throw Http2Exception.stream(s.id, Http2Error.STREAM_CLOSED, "HEADERS after END_STREAM on stream " + s.id);
         }
-        if (!blockEndStream) {
+        if (!block.endStream()) {
             throw Http2Exception.stream(s.id, Http2Error.PROTOCOL_ERROR, "trailers without END_STREAM (RFC 9113 8.1)");
         }
         if (tooLarge) {
@@ -577,28 +554,25 @@ final class Http2Connection extends TimerNode
                     "more than " + options.http2MaxConcurrentStreams() + " concurrent streams");
         }
         if (tooLarge) {
-            telemetry.refused(ProtocolRule.HEADER_SECTION_TOO_LARGE);
-            answerAlone(stream, 431, "request header fields larger than the limit");
+            refuseAlone(stream, ProtocolRule.HEADER_SECTION_TOO_LARGE);
             return;
         }
         fields.check(stream);
         if (requestLineLength(fields.method(), fields.path()) > options.maxRequestLineBytes()) {
             // the same limit as HTTP/1.1's request line, so that a target refused there is refused here too
-            telemetry.refused(ProtocolRule.REQUEST_LINE_TOO_LONG);
-            answerAlone(stream, ProtocolRule.REQUEST_LINE_TOO_LONG.status(),
-                    ProtocolRule.REQUEST_LINE_TOO_LONG.reason());
+            refuseAlone(stream, ProtocolRule.REQUEST_LINE_TOO_LONG);
             return;
         }
         long length = fields.contentLength();
-        if (blockEndStream && length > 0) {
+        if (block.endStream() && length > 0) {
             throw Http2Exception.stream(stream, Http2Error.PROTOCOL_ERROR, "content-length without DATA");
         }
         String expect = fields.fields().get("expect");
-        boolean expectContinue = !blockEndStream && expect != null && expect.equalsIgnoreCase("100-continue");
+        boolean expectContinue = !block.endStream() && expect != null && expect.equalsIgnoreCase("100-continue");
         RequestHead head;
         try {
             head = RequestHead.http2(fields.method(), fields.path(), fields.authority(), fields.fields(), length,
-                    !blockEndStream, expectContinue);
+                    !block.endStream(), expectContinue);
         } catch (RequestException e) {
             throw Http2Exception.stream(stream, Http2Error.PROTOCOL_ERROR, "malformed :path or :authority: " + e.rule());
         }
@@ -611,19 +585,22 @@ final class Http2Connection extends TimerNode
     }
 
     private void startExchange(int stream, RequestHead head, long length, boolean expectContinue) {
-        H2Stream s = new H2Stream(stream, blockEndStream, peerInitialWindow, receiveWindowOfStream());
+        H2Stream s = new H2Stream(stream, block.endStream(), peerInitialWindow, receiveWindowOfStream());
         s.expectedLength = length;
         s.bodySince = reactor.now;
         s.awaitingContinue = expectContinue;
         streams.put(stream, s);
-        if (!blockEndStream) {
+        if (!block.endStream()) {
             armTimer(reactor.now + Deadline.BODY.nanos(options));
+            if (!expectContinue) {
+                startBodyRate(s);
+            }
         }
         Exchange ex = new Exchange(this, stream, head);
         s.exchange = ex;
-        telemetry.requestStarted(head, null);
+        telemetry.streamStarted(head);
         logBegins(s);
-        if (blockEndStream) {
+        if (block.endStream()) {
             dispatch(s);
             return;
         }
@@ -812,6 +789,9 @@ final class Http2Connection extends TimerNode
 
     private void resetStream(int stream, Http2Error error, String why) {
         writeControl(13, out -> FrameWriter.rstStream(out, stream, error));
+        if (error != Http2Error.NO_ERROR) {
+            telemetry.resetSent();
+        }
         H2Stream s = streams.get(stream);
         if (s != null) {
             dropStream(s, "stream reset: " + error + " " + why);
@@ -989,6 +969,7 @@ final class Http2Connection extends TimerNode
                 s.awaitingContinue = false;
                 s.bodySince = reactor.now; // from now on the client owes the body
                 armTimer(reactor.now + Deadline.BODY.nanos(options));
+                startBodyRate(s);
                 framer.headers(s.id, 100, new HttpFields(0), -1, false);
                 flushOutput();
             }
@@ -1003,6 +984,7 @@ final class Http2Connection extends TimerNode
                 s.readerPaused = false;
                 s.bodySince = reactor.now;
                 armTimer(reactor.now + Deadline.BODY.nanos(options));
+                startBodyRate(s); // a new window: the time the handler held things up does not count
                 giveBack(s, true);
             }
         });
@@ -1085,17 +1067,26 @@ final class Http2Connection extends TimerNode
         }
     }
 
-    /** A request refused before it became an exchange (its header list too large): a whole response. */
-    private void answerAlone(int stream, int status, String reason) {
-        ErrorRenderer.Body body = ResponseEncoder.renderError(options.errorRenderer(), status, reason);
+    /**
+     * A request refused by {@code rule} before it became an exchange (its header list too large, its target too
+     * long): counted, told as a {@code reject} event, answered with a whole response and access-logged, as HTTP/1.1
+     * refuses a head.
+     */
+    private void refuseAlone(int stream, ProtocolRule rule) {
+        telemetry.refused(rule);
+        telemetry.rejected(rule.status(), rule.reason(), rule.name());
+        ErrorRenderer.Body body = ResponseEncoder.renderError(options.errorRenderer(), rule.status(), rule.reason());
         HttpFields fields = new HttpFields(1).add("content-type", body.contentType());
-        framer.headers(stream, status, fields, body.bytes().length, false);
+        framer.headers(stream, rule.status(), fields, body.bytes().length, false);
         framer.data(stream, body.bytes(), 0, body.bytes().length, true);
-        telemetry.responded(status);
-        if (!blockEndStream) {
+        telemetry.responded(rule.status());
+        if (!block.endStream()) {
             writeControl(13, out -> FrameWriter.rstStream(out, stream, Http2Error.NO_ERROR));
         }
         remember(stream);
+        if (accessLog != null) {
+            accessLog.refused(rule.name(), rule.status(), body.bytes().length, reactor.now, remoteAddress());
+        }
     }
 
     /**
@@ -1163,6 +1154,7 @@ final class Http2Connection extends TimerNode
             s.sendWindow -= n;
             sendWindow -= n;
             s.pendingBytes -= n;
+            RateWindow.add(s.responseRate, n);
             if (s.log != null) {
                 s.log.bytesOut += n;
             }
@@ -1183,6 +1175,34 @@ final class Http2Connection extends TimerNode
             localEnded(s);
         } else if (s.blocked()) {
             armTimer(deadlines.stallAt(windowProgress));
+            if (s.sendWindow <= 0) {
+                startResponseRate(s); // the client holds the response up: it must open the window at the rate
+            }
+        }
+        if (s.pending.isEmpty()) {
+            RateWindow.stop(s.responseRate); // nothing waits for the client
+        }
+    }
+
+    /** The client owes body bytes on {@code s} from now: a new window of the body's minimum rate, its end armed. */
+    private void startBodyRate(H2Stream s) {
+        if (s.bodyRate == null) {
+            s.bodyRate = RateWindow.of(options.minRequestBodyRate());
+        }
+        if (s.bodyRate != null) {
+            s.bodyRate.start(reactor.now);
+            armTimer(s.bodyRate.due());
+        }
+    }
+
+    /** The response of {@code s} waits on its window: the response's minimum rate runs, unless it runs already. */
+    private void startResponseRate(H2Stream s) {
+        if (s.responseRate == null) {
+            s.responseRate = RateWindow.of(options.minResponseRate());
+        }
+        if (s.responseRate != null && !s.responseRate.running()) {
+            s.responseRate.start(reactor.now);
+            armTimer(s.responseRate.due());
         }
     }
 
@@ -1214,6 +1234,7 @@ final class Http2Connection extends TimerNode
             s.readerPaused = false; // dropped from now on: the client owes the rest, within the body timeout
             s.bodySince = reactor.now;
             armTimer(reactor.now + Deadline.BODY.nanos(options));
+            startBodyRate(s);
             giveBack(s, true);
             if (s.awaitingContinue
                     || (s.expectedLength >= 0 && s.expectedLength - s.received > options.maxDiscardBytes())) {
@@ -1346,6 +1367,11 @@ final class Http2Connection extends TimerNode
         if (state == State.CLOSED) {
             return;
         }
+        long rateDue = expireResponseRates();
+        bodyDue = rateDue - bodyDue < 0 ? rateDue : bodyDue;
+        if (state == State.CLOSED) {
+            return;
+        }
         Deadline fired = deadlines.due(phase(), this, reactor.now);
         if (fired == null) {
             long next = deadlines.next();
@@ -1371,37 +1397,86 @@ final class Http2Connection extends TimerNode
     }
 
     /**
-     * The body timeout of each stream whose client owes body bytes (its side open, the handler not holding things
-     * up, no {@code 100 Continue} awaited): none for {@code bodyTimeout} answers {@code 408} when the response is
-     * still ours, else resets the stream. Returns when the next stream's body timeout is due.
+     * The body timeout and minimum body rate of each stream whose client owes body bytes (its side open, the handler
+     * not holding things up, no {@code 100 Continue} awaited). Returns when the next one is due.
      */
     private long expireBodies() {
         long now = reactor.now;
-        long timeout = Deadline.BODY.nanos(options);
         long next = now + Deadline.IDLE.nanos(options);
         for (H2Stream s : new ArrayList<>(streams.values())) {
-            if (!owesBody(s)) {
-                continue;
-            }
-            long due = s.bodySince + timeout;
-            if (due - now > 0) {
+            if (owesBody(s)) {
+                long due = expireBody(s, now);
                 next = due - next < 0 ? due : next;
+            }
+        }
+        flushOutput();
+        return next;
+    }
+
+    /**
+     * No body bytes on {@code s} for {@code bodyTimeout}, or fewer than its minimum rate over a window (the body
+     * timeout names a client that stopped, as on HTTP/1.1): refused. Returns when to look at {@code s} again.
+     */
+    private long expireBody(H2Stream s, long now) {
+        if (s.bodySince + Deadline.BODY.nanos(options) - now <= 0) {
+            bodyRefused(s, Deadline.BODY, Refusal.BODY_TIMEOUT);
+        } else if (s.bodyRate != null && s.bodyRate.running() && s.bodyRate.due() - now <= 0
+                && s.bodyRate.fellShort(now)) { // (a window that reached the rate starts the next)
+            bodyRefused(s, Deadline.BODY_RATE, Refusal.BODY_TOO_SLOW);
+        }
+        long timeoutAt = s.bodySince + Deadline.BODY.nanos(options); // (a 408 restarted both for the rest)
+        RateWindow rate = s.bodyRate;
+        return rate == null || !rate.running() || timeoutAt - rate.due() < 0 ? timeoutAt : rate.due();
+    }
+
+    /**
+     * The body of {@code s} timed out ({@code deadline}): {@code 408} with {@code refusal}'s reason when the response
+     * is still ours (counted and logged under its rule), else {@code RST_STREAM CANCEL} (its log line, cut, names
+     * the rule), so that a stream that stops sending does not hold its slot for ever.
+     */
+    private void bodyRefused(H2Stream s, Deadline deadline, Refusal refusal) {
+        telemetry.timedOut(deadline);
+        RateWindow.stop(s.bodyRate);
+        if (s.log != null) {
+            s.log.rule = refusal.name();
+        }
+        Exchange ex = s.exchange;
+        if (!s.localOpen() || !ex.claimResponse()) {
+            resetStream(s.id, Http2Error.CANCEL, refusal.reason(options));
+            return;
+        }
+        telemetry.refused(refusal);
+        telemetry.rejected(refusal.status(), refusal.reason(options), refusal.name());
+        ex.bodyRefused(new RequestBodyException(refusal.status(), refusal.name(), refusal.reason(options)));
+        s.bodySince = reactor.now; // the rest of its body, if any, gets one more timeout
+        answerError(s, refusal.status(), refusal.reason(options));
+    }
+
+    /**
+     * The response rate of each stream whose response waits on its own window: fewer bytes than the rate over a
+     * window resets the stream ({@code RST_STREAM CANCEL}, its writer fails), as HTTP/1.1 closes a connection whose
+     * client takes a blocked response too slowly; the connection goes on. A stream held back by the connection's
+     * window instead starts a new window. Returns when the next one is due.
+     */
+    private long expireResponseRates() {
+        long now = reactor.now;
+        long next = now + Deadline.IDLE.nanos(options);
+        for (H2Stream s : new ArrayList<>(streams.values())) {
+            RateWindow rate = s.responseRate;
+            if (rate == null || !rate.running() || !s.blocked()) {
+                RateWindow.stop(rate);
                 continue;
             }
-            telemetry.timedOut(Deadline.BODY);
-            Exchange ex = s.exchange;
-            if (s.localOpen() && ex.claimResponse()) {
-                Refusal refusal = Refusal.BODY_TIMEOUT;
-                ex.bodyRefused(new RequestBodyException(refusal.status(), refusal.name(), refusal.reason(options)));
-                if (s.log != null) {
-                    s.log.rule = refusal.name();
+            if (rate.due() - now <= 0) {
+                if (s.sendWindow > 0) {
+                    rate.start(now); // the connection's window holds it back, not this stream's client
+                } else if (rate.fellShort(now)) {
+                    telemetry.timedOut(Deadline.RESPONSE_RATE);
+                    resetStream(s.id, Http2Error.CANCEL, "response taken slower than the minimum data rate");
+                    continue;
                 }
-                s.bodySince = now; // the rest of its body, if any, gets one more timeout
-                next = now + timeout - next < 0 ? now + timeout : next;
-                answerError(s, refusal.status(), refusal.reason(options));
-            } else {
-                resetStream(s.id, Http2Error.CANCEL, "request body not received in time");
             }
+            next = rate.due() - next < 0 ? rate.due() : next;
         }
         flushOutput();
         return next;

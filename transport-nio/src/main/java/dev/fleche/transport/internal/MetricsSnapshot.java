@@ -17,13 +17,17 @@ public final class MetricsSnapshot {
     private static final ProtocolRule[] RULES = ProtocolRule.values();
     private static final Refusal[] REFUSALS = Refusal.values();
 
+    /** The protocols of {@code ServerMetrics.requestsByProtocol}, in its order. */
+    public static final List<String> PROTOCOLS = Counters.PROTOCOLS;
+
     private MetricsSnapshot() {
     }
 
     /** The metrics of a server; any argument but {@code open} may be null (not started, no log). */
     public static ServerMetrics of(Reactor[] reactors, int open, Acceptor acceptor, AccessLogWriter accessLog) {
         long accepted = 0, closed = 0, requests = 0, bytesRead = 0, bytesWritten = 0, protocolErrors = 0;
-        long timeouts = 0, handlerErrors = 0, ended = 0;
+        long timeouts = 0, handlerErrors = 0, ended = 0, http2Connections = 0, http2Resets = 0;
+        long[] protocols = new long[PROTOCOLS.size()];
         long[] classes = new long[Counters.STATUS_CLASSES];
         long[] rules = new long[RULES.length];
         long[] refusals = new long[REFUSALS.length];
@@ -39,6 +43,9 @@ public final class MetricsSnapshot {
                 timeouts += c.timeouts;
                 handlerErrors += c.handlerErrors;
                 ended += c.exchangesEnded;
+                http2Connections += c.http2Connections;
+                http2Resets += c.http2StreamsReset;
+                add(protocols, c.requestsByProtocol);
                 add(classes, c.statusClasses);
                 add(rules, c.protocolRules);
                 add(refusals, c.refusals);
@@ -60,7 +67,16 @@ public final class MetricsSnapshot {
         }
         return new ServerMetrics(open, accepted, overloaded, closed, requests, bytesRead, bytesWritten,
                 protocolErrors, timeouts, handlerErrors, classes[1], classes[2], classes[3], classes[4], classes[5],
-                byRule, Math.max(0, requests - ended), accessLog == null ? 0 : accessLog.dropped());
+                byRule, Math.max(0, requests - ended), accessLog == null ? 0 : accessLog.dropped(),
+                byProtocol(protocols), http2Connections, http2Resets);
+    }
+
+    private static Map<String, Long> byProtocol(long[] counts) {
+        Map<String, Long> byProtocol = new LinkedHashMap<>();
+        for (int i = 0; i < counts.length; i++) {
+            byProtocol.put(PROTOCOLS.get(i), counts[i]);
+        }
+        return byProtocol;
     }
 
     private static void add(long[] sum, long[] values) {

@@ -81,6 +81,7 @@ class Telemetry {
     /** A request head is complete; returns its access-log entry (for the exchange's fields), or null. */
     LogEntry requestStarted(RequestHead head, Outbound out) {
         counters.requests++;
+        counters.requestsByProtocol[head.minorVersion() == 0 ? Counters.HTTP_1_0 : Counters.HTTP_1_1]++;
         if (events.on()) {
             events.emit("request", id, "method=" + head.method() + " target=" + head.target());
         }
@@ -159,14 +160,34 @@ class Telemetry {
 
     /** The connection speaks HTTP/2 from now on (handed over by the HTTP/1.1 connection). */
     void http2Started() {
+        counters.http2Connections++;
         if (events.on()) {
             events.emit("h2", id, null);
         }
     }
 
-    /** An HTTP/2 stream was reset: by the client ({@code byClient}) or by us for a stream error. */
+    /** An HTTP/2 stream's request head is complete: a request of protocol HTTP/2. */
+    void streamStarted(RequestHead head) {
+        counters.requests++;
+        counters.requestsByProtocol[Counters.HTTP_2]++;
+        if (events.on()) {
+            events.emit("request", id, "method=" + head.method() + " target=" + head.target());
+        }
+    }
+
+    /** We sent RST_STREAM with an error code (not the NO_ERROR that only tells a client to stop sending a body). */
+    void resetSent() {
+        counters.http2StreamsReset++;
+    }
+
+    /**
+     * An HTTP/2 stream was reset: by the client ({@code byClient}: counted as a reset here) or by us for a stream
+     * error (a protocol error; the reset itself is counted by {@link #resetSent}).
+     */
     void streamReset(int stream, String why, boolean byClient) {
-        if (!byClient) {
+        if (byClient) {
+            counters.http2StreamsReset++;
+        } else {
             counters.protocolErrors++;
         }
         if (events.on()) {

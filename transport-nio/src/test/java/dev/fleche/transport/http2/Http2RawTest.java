@@ -247,6 +247,30 @@ class Http2RawTest {
         assertTrue(hang.contains("\"protocol\":\"HTTP/2\"") && hang.endsWith(",\"cut\":true}"), hang);
     }
 
+    @Test
+    void metricsCountRequestsByProtocol() throws Exception {
+        try (H2Client client = client()) {
+            client.get(1, "/hello");
+            assertTrue(client.response(1).startsWith(":status: 200"));
+            client.get(3, "/hang");
+            client.rst(3, CANCEL);
+            assertTrue(disconnected.await(10, TimeUnit.SECONDS));
+        }
+        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", server.port())) {
+            socket.setSoTimeout(10_000);
+            socket.getOutputStream().write("GET /hello HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n"
+                    .getBytes(UTF_8));
+            assertTrue(new String(socket.getInputStream().readAllBytes(), UTF_8).startsWith("HTTP/1.1 200 "));
+        }
+        dev.fleche.transport.ServerMetrics m = server.metrics();
+        assertEquals(java.util.Map.of("HTTP/1.0", 0L, "HTTP/1.1", 1L, "HTTP/2", 2L), m.requestsByProtocol());
+        assertEquals(List.of("HTTP/1.0", "HTTP/1.1", "HTTP/2"), List.copyOf(m.requestsByProtocol().keySet()));
+        assertEquals(3, m.requests());
+        assertEquals(2, m.requests("HTTP/2"));
+        assertEquals(1, m.http2Connections());
+        assertEquals(1, m.http2StreamsReset(), "the client's reset of stream 3");
+    }
+
     // ---------------------------------------------------------------- malformed requests: RST_STREAM PROTOCOL_ERROR
 
     @Test
@@ -547,6 +571,46 @@ class Http2RawTest {
             client.get(3, "/hello");
             assertTrue(client.response(3).startsWith(":status: 200"), "the connection goes on");
         }
+    }
+
+    @Test
+    void aBodySlowerThanTheMinimumRateIsAnswered408() throws Exception {
+        // 1,000 B/s over 300 ms windows: the 2 bytes sent are short of the 300 the first window needs; the body
+        // timeout (default) is far away, so the rate is what refuses
+        try (H2Client client = client(o -> o.minRequestBodyRate(
+                new dev.fleche.transport.MinDataRate(1000, Duration.ofMillis(300))))) {
+            client.headers(1, false, ":method", "POST", ":scheme", "http", ":path", "/echo");
+            client.data(1, false, "ab".getBytes(UTF_8));
+            String response = client.response(1);
+            assertTrue(response.startsWith(":status: 408") && response.endsWith(
+                    "|request body slower than the minimum data rate\n"), response);
+            reset(client, 1, CANCEL); // the rest of the body, owed after the response, did not come at the rate either
+            client.get(3, "/hello");
+            assertTrue(client.response(3).startsWith(":status: 200"), "the connection goes on");
+        }
+        dev.fleche.transport.ServerMetrics m = server.metrics();
+        assertEquals(1, m.refusals("BODY_TOO_SLOW"), "the 408; the reset after it is no second refusal");
+        assertEquals(2, m.timeouts());
+    }
+
+    @Test
+    void aResponseTakenSlowerThanTheMinimumRateIsReset() throws Exception {
+        // the client's window for each stream is 100 bytes and it never opens it: the response waits on the stream's
+        // window, and 0 bytes in a 300-ms window is short of 1,000 B/s; the write stall (default) is far away
+        try (H2Client client = client(o -> o.minResponseRate(
+                new dev.fleche.transport.MinDataRate(1000, Duration.ofMillis(300))), 0x4, 100)) {
+            client.get(1, "/big");
+            client.expect(HEADERS);
+            assertEquals(100, client.expect(DATA).payload().length);
+            reset(client, 1, CANCEL);
+            assertTrue(writerFailed.await(10, TimeUnit.SECONDS), "the blocked writer failed");
+            client.get(3, "/hello");
+            client.windowUpdate(3, 100);
+            assertTrue(client.response(3).startsWith(":status: 200"), "the connection goes on");
+        }
+        dev.fleche.transport.ServerMetrics m = server.metrics();
+        assertEquals(1, m.timeouts());
+        assertEquals(1, m.http2StreamsReset());
     }
 
     @Test

@@ -1,18 +1,21 @@
 package dev.fleche.transport.internal;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
  * How {@link ConnectionFuzzTest} reads its raw input: a small control prefix, then the bytes the client sends. The
  * prefix keeps the corpus readable (a seed is two control bytes followed by the requests as they go on the wire)
  * while letting the fuzzer choose the options, the read split points, the write side's back-pressure, the clock and
- * the handler's behaviour.
+ * the handler's behaviour; one bit makes the client speak HTTP/2, the rest then being its frames.
  *
  * <pre>
  *   byte 0:  bits 0-2  r, the number of read-piece bytes that follow (0: each read takes all that is left)
  *            bit  3    the client ends its stream (FIN) after the last byte
  *            bits 4-5  which options (see ConnectionFuzzTest): 0 test defaults, 1 small bodies and windows,
- *                      2 small head limits, 3 minimum data rates on
+ *                      2 small head limits, 3 short timeouts
+ *            bit  6    HTTP/2: the client sends the preface and an empty SETTINGS frame before the rest (h2c by
+ *                      prior knowledge), so the rest is frames
  *   byte 1:  bits 0-2  s, the number of step bytes that follow (0: every step writes all, runs every handler action)
  *            bits 3-5  h, the number of handler bytes that follow (0: every request answered at once, whole)
  *   r bytes: read pieces: byte b means a read of at most b + 1 bytes, used in turn and cycled
@@ -22,15 +25,22 @@ import java.util.Arrays;
  * </pre>
  */
 final class ConnectionScript {
+    /** What an HTTP/2 script sends before its bytes: the client preface and an empty SETTINGS frame. */
+    static final byte[] H2_START = concat("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".getBytes(StandardCharsets.US_ASCII),
+            new byte[] {0, 0, 0, 4, 0, 0, 0, 0, 0});
+
     private final int options;
+    private final boolean http2;
     private final boolean fin;
     private final int[] pieces;
     private final byte[] steps;
     private final byte[] handler;
     private final byte[] message;
 
-    private ConnectionScript(int options, boolean fin, int[] pieces, byte[] steps, byte[] handler, byte[] message) {
+    private ConnectionScript(int options, boolean http2, boolean fin, int[] pieces, byte[] steps, byte[] handler,
+            byte[] message) {
         this.options = options;
+        this.http2 = http2;
         this.fin = fin;
         this.pieces = pieces;
         this.steps = steps;
@@ -54,12 +64,25 @@ final class ConnectionScript {
         int h = Math.min((b1 >>> 3) & 0x07, raw.length - at);
         byte[] handler = Arrays.copyOfRange(raw, at, at + h);
         at += h;
-        return new ConnectionScript((b0 >>> 4) & 0x03, (b0 & 0x08) != 0, pieces, steps, handler,
-                Arrays.copyOfRange(raw, at, raw.length));
+        boolean http2 = (b0 & 0x40) != 0;
+        byte[] rest = Arrays.copyOfRange(raw, at, raw.length);
+        return new ConnectionScript((b0 >>> 4) & 0x03, http2, (b0 & 0x08) != 0, pieces, steps, handler,
+                http2 ? concat(H2_START, rest) : rest);
+    }
+
+    private static byte[] concat(byte[] a, byte[] b) {
+        byte[] both = Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, both, a.length, b.length);
+        return both;
     }
 
     int options() {
         return options;
+    }
+
+    /** Whether the client speaks HTTP/2 (prior knowledge): {@link #message()} starts with {@link #H2_START}. */
+    boolean http2() {
+        return http2;
     }
 
     boolean fin() {

@@ -96,6 +96,8 @@ final class LineFormat {
             jsonField(out, "method", entry.head.method(), MAX_ID);
             jsonField(out, "target", entry.head.target(), MAX_TARGET);
             out.append(",\"protocol\":\"").append(protocol(entry)).append('"');
+        } else if (entry.protocol != null) {
+            out.append(",\"protocol\":\"").append(entry.protocol).append('"');
         }
         out.append(",\"status\":").append(entry.status);
         out.append(",\"bytesIn\":").append(entry.bytesIn);

@@ -34,6 +34,11 @@ public final class LogEntry {
     public String tlsProtocol;
     /** The rule that refused the request ({@code ProtocolRule} or the transport's own refusal), or null. */
     public String rule;
+    /**
+     * The protocol of a request refused before its head was whole when the connection knows it ({@code HTTP/2}: a
+     * stream's header list refused before it became a stream), or null: then it is the head's, if any.
+     */
+    public String protocol;
     /** Whether the connection closed before the response was written whole. */
     public boolean cut;
 
