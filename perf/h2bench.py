@@ -55,6 +55,8 @@ TARGETS = {
                        note="Helidon SE 4.5 webserver + http2 module (Java 21+)"),
     "fleche-jersey": dict(kind="jersey", cmd=["-cp", FLECHE_JAR, "dev.fleche.perf.fleche.FlecheJerseyPeer"],
                           clear=[], tls=[], note="Fleche + Jersey, shared BenchApplication"),
+    "jersey-jetty-h2": dict(kind="jersey", cmd=["-jar", peer_jar("jersey-jetty")], clear=["--h2"], tls=["--h2"],
+                            note="Jersey 4.0.2 jetty container (Jetty 12.0) + Jetty's HTTP/2 connector, h2c + ALPN"),
     "jersey-netty-h2": dict(kind="jersey", cmd=["-jar", peer_jar("jersey-netty")], clear=None, tls=["--h2"],
                             note="Jersey 4.0.2 netty container, createHttp2Server (h2 over TLS only)"),
 }
@@ -476,7 +478,7 @@ def main_run(opts):
     if not plan:
         sys.exit("no cells to run for these targets and --cells")
     stamp = datetime.now(timezone.utc).strftime("%Y-%m-%d-%H%M%S")
-    outdir = os.path.join(HERE, "results")
+    outdir = os.path.abspath(opts.out)
     opts.logdir = os.path.join(outdir, "tmp", f"h2bench-{stamp}")
     os.makedirs(opts.logdir, exist_ok=True)
     tmp = tempfile.mkdtemp(prefix="h2bench-")
@@ -687,6 +689,7 @@ def main():
     p.add_argument("--h2load-threads", type=int, default=2)
     p.add_argument("--idle-connections", type=int, default=1000)
     p.add_argument("--ready-timeout", type=int, default=60)
+    p.add_argument("--out", default=os.path.join(HERE, "results"), help="report folder (default perf/results)")
     p.add_argument("--no-latency-log", dest="latency_log", action="store_false")
     p.add_argument("--command", default=" ".join(sys.argv))
     opts = p.parse_args()

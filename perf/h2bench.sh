@@ -8,7 +8,8 @@
 #                   [--duration S] [--warmup S] [--cell-warmup S] [--rounds N] [--h2load-threads N]
 #                   [--idle-connections N] [--no-latency-log]
 #
-# Targets (default all): fleche-raw netty-h2 vertx-h2 jetty-h2 helidon-h2 fleche-jersey jersey-netty-h2.
+# Targets (default all): fleche-raw netty-h2 vertx-h2 jetty-h2 helidon-h2 fleche-jersey jersey-jetty-h2
+# jersey-netty-h2.
 # Cells (--cells, comma-separated; default all): all | load | idle | h2c | h2 | h1 | a prefix (h2c-c16) | an id
 # (h2-c256-m100, idle-h2c). Java: --java, else JAVA_HOME, else Temurin 25 (Helidon needs 21+).
 set -euo pipefail
@@ -28,7 +29,7 @@ while [[ $# -gt 0 ]]; do
     --maven-repo) MVN_REPO=("-Dmaven.repo.local=$2"); shift 2 ;;
     -h|--help) usage; exit 0 ;;
     --no-latency-log) PASS+=("$1"); shift ;;
-    --targets|--cells|--duration|--warmup|--cell-warmup|--rounds|--h2load-threads|--idle-connections|--ready-timeout)
+    --targets|--cells|--duration|--warmup|--cell-warmup|--rounds|--h2load-threads|--idle-connections|--ready-timeout|--out)
       PASS+=("$1" "$2"); shift 2 ;;
     *) echo "unknown option: $1" >&2; usage >&2; exit 2 ;;
   esac
@@ -78,10 +79,12 @@ if [[ $BUILD -eq 1 ]]; then
      || stale "$P/helidon-h2/target/helidon-h2-peer.jar" "$P/helidon-h2" "$P/pom.xml" \
      || stale "$P/vertx/target/vertx-peer.jar" "$P/vertx" "$P/app" "$PERF_DIR/src/main/java/dev/fleche/perf/app" \
      || stale "$P/jersey-netty/target/jersey-netty-peer.jar" "$P/jersey-netty" "$P/app" \
+              "$PERF_DIR/src/main/java/dev/fleche/perf/app" \
+     || stale "$P/jersey-jetty/target/jersey-jetty-peer.jar" "$P/jersey-jetty" "$P/app" \
               "$PERF_DIR/src/main/java/dev/fleche/perf/app"; then
-    log "building the HTTP/2 peers: mvn -f perf/peers/pom.xml package -pl app,netty-h2,jetty-h2,helidon-h2,vertx,jersey-netty"
+    log "building the HTTP/2 peers: mvn -f perf/peers/pom.xml package -pl app,netty-h2,jetty-h2,helidon-h2,vertx,jersey-netty,jersey-jetty"
     mvn_build "$PERF_DIR/results/tmp/build-h2-peers.log" -f perf/peers/pom.xml -DskipTests package \
-      -pl app,netty-h2,jetty-h2,helidon-h2,vertx,jersey-netty
+      -pl app,netty-h2,jetty-h2,helidon-h2,vertx,jersey-netty,jersey-jetty
   fi
   if stale "$PERF_DIR/target/fleche-perf.jar" "$ROOT/transport-nio" "$ROOT/jaxrs-bridge" "$PERF_DIR/src" \
            "$PERF_DIR/pom.xml"; then
