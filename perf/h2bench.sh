@@ -6,7 +6,7 @@
 #
 #   perf/h2bench.sh [--no-build] [--java JAVA_OR_JDK_HOME] [--maven-repo DIR] [--targets a,b] [--cells spec]
 #                   [--duration S] [--warmup S] [--cell-warmup S] [--rounds N] [--h2load-threads N]
-#                   [--idle-connections N] [--no-latency-log]
+#                   [--idle-connections N] [--ready-timeout S] [--no-latency-log] [--out DIR]
 #
 # Targets (default all): fleche-raw netty-h2 vertx-h2 jetty-h2 helidon-h2 fleche-jersey jersey-jetty-h2
 # jersey-netty-h2.
@@ -21,7 +21,7 @@ JAVA_ARG=""
 MVN_REPO=()
 PASS=()
 ORIG_ARGS="$*"
-usage() { sed -n '2,14p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | grep '^#' | sed 's/^# \{0,1\}//'; }
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --no-build) BUILD=0; shift ;;
@@ -29,7 +29,8 @@ while [[ $# -gt 0 ]]; do
     --maven-repo) MVN_REPO=("-Dmaven.repo.local=$2"); shift 2 ;;
     -h|--help) usage; exit 0 ;;
     --no-latency-log) PASS+=("$1"); shift ;;
-    --targets|--cells|--duration|--warmup|--cell-warmup|--rounds|--h2load-threads|--idle-connections|--ready-timeout|--out)
+    --targets|--cells|--duration|--warmup|--cell-warmup|--rounds|--h2load-threads|--idle-connections \
+      |--ready-timeout|--out)
       PASS+=("$1" "$2"); shift 2 ;;
     *) echo "unknown option: $1" >&2; usage >&2; exit 2 ;;
   esac
@@ -39,7 +40,11 @@ log() { echo "[h2bench $(date -u +%H:%M:%S)] $*"; }
 
 # The JVM: --java (a java binary or a JDK home), else JAVA_HOME, else Temurin 25.
 JDK="${JAVA_ARG:-${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}}"
-if [[ -x "$JDK/bin/java" ]]; then JAVA="$JDK/bin/java"; JDK_HOME="$JDK"; else JAVA="$JDK"; JDK_HOME="$(dirname "$(dirname "$JAVA")")"; fi
+if [[ -x "$JDK/bin/java" ]]; then
+  JAVA="$JDK/bin/java"; JDK_HOME="$JDK"
+else
+  JAVA="$JDK"; JDK_HOME="$(dirname "$(dirname "$JAVA")")"
+fi
 [[ -x "$JAVA" ]] || { echo "no java at $JAVA" >&2; exit 2; }
 FEATURE="$("$JAVA" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p')"
 [[ "${FEATURE%%.*}" -ge 21 ]] || log "warning: Java $FEATURE: helidon-h2 needs 21+ (it will fail to start)"
@@ -60,7 +65,9 @@ mkdir -p "$PERF_DIR/results/tmp"
 # built only on 21+).
 mvn_build() {
   local logf="$1"; shift
-  if (cd "$ROOT" && JAVA_HOME="$JDK_HOME" timeout 1800 mvn -q -B -o "${MVN_REPO[@]}" "$@") >"$logf" 2>&1; then return 0; fi
+  if (cd "$ROOT" && JAVA_HOME="$JDK_HOME" timeout 1800 mvn -q -B -o "${MVN_REPO[@]}" "$@") >"$logf" 2>&1; then
+    return 0
+  fi
   log "offline build failed, trying online (log: $logf)"
   (cd "$ROOT" && JAVA_HOME="$JDK_HOME" timeout 1800 mvn -q -B "${MVN_REPO[@]}" "$@") >"$logf" 2>&1 \
     || { tail -30 "$logf" >&2; return 1; }
@@ -82,7 +89,7 @@ if [[ $BUILD -eq 1 ]]; then
               "$PERF_DIR/src/main/java/dev/fleche/perf/app" \
      || stale "$P/jersey-jetty/target/jersey-jetty-peer.jar" "$P/jersey-jetty" "$P/app" \
               "$PERF_DIR/src/main/java/dev/fleche/perf/app"; then
-    log "building the HTTP/2 peers: mvn -f perf/peers/pom.xml package -pl app,netty-h2,jetty-h2,helidon-h2,vertx,jersey-netty,jersey-jetty"
+    log "building the HTTP/2 peers: mvn -f perf/peers/pom.xml package -pl app,netty-h2,jetty-h2,helidon-h2,vertx,..."
     mvn_build "$PERF_DIR/results/tmp/build-h2-peers.log" -f perf/peers/pom.xml -DskipTests package \
       -pl app,netty-h2,jetty-h2,helidon-h2,vertx,jersey-netty,jersey-jetty
   fi
