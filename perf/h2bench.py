@@ -579,10 +579,64 @@ def fmt(v, nd=0):
     return "—" if v is None else f"{v:,.{nd}f}"
 
 
-def group_of(cell):
-    if cell.startswith("idle"):
-        return "idle"
-    return cell.split("-")[0]
+def kind(target):
+    return TARGETS[target]["kind"]
+
+
+LOAD_HEAD = ["| cell | target | req/s | CPU µs/req | p50 ms | p99 ms | failures | {} |", "|---|---|---|---|---|---|---|---|"]
+
+
+def load_row(s, extra):
+    return (f"| {s['cell']} | {s['target']} | {fmt(s['rps'])} | {fmt(s['cpu_us_per_req'], 1)} | "
+            f"{fmt(s['p50_ms'], 2)} | {fmt(s['p99_ms'], 2)} | {flag(s)} | {extra} |")
+
+
+def ratio(a, b):
+    return "—" if a is None or not b else f"{a / b:.2f}"
+
+
+def raw_tables(summary):
+    """Raw targets, one table per mode; the last column is req/s over the best non-Fleche peer's in that cell."""
+    md = []
+    for mode, title in (("h2c", "Raw transports, clear-text HTTP/2 (h2c, prior knowledge)"),
+                        ("h2", "Raw transports, HTTP/2 over TLS (ALPN h2)")):
+        cells = [s for s in summary if kind(s["target"]) == "raw" and s["cell"].startswith(mode + "-")]
+        if not cells:
+            continue
+        md += ["", f"## {title}", "", LOAD_HEAD[0].format("req/s ÷ best peer"), LOAD_HEAD[1]]
+        for s in sorted(cells, key=lambda s: (cell_sort(s["cell"]), -(s["rps"] or 0))):
+            peers = [p["rps"] for p in cells if p["cell"] == s["cell"] and not p["target"].startswith("fleche")
+                     and p["rps"] and not p["failures"]]
+            md.append(load_row(s, ratio(s["rps"], max(peers, default=None))))
+    return md
+
+
+def jersey_tables(summary):
+    """Jersey targets, every mode in one table; the last column is req/s over the same target's h1 at the same -m
+    (issue 25: Fleche + Jersey over h2 >= 0.9x its HTTP/1.1 figure)."""
+    cells = [s for s in summary if kind(s["target"]) == "jersey" and not s["cell"].startswith("idle")]
+    if not cells:
+        return []
+    md = ["", "## Jersey over HTTP/1.1 (h2load --h1, -m = pipelining depth), h2c and h2 (TLS)", "",
+          LOAD_HEAD[0].format("÷ its h1 at this -m"), LOAD_HEAD[1]]
+    order = {"h1": 0, "h2c": 1, "h2": 2}
+    for s in sorted(cells, key=lambda s: (cell_sort(s["cell"])[1], s["target"], order[s["cell"].split("-")[0]])):
+        mode, rest = s["cell"].split("-", 1)
+        h1 = next((h["rps"] for h in cells if h["target"] == s["target"] and h["cell"] == "h1-" + rest), None)
+        md.append(load_row(s, "—" if mode == "h1" else ratio(s["rps"], h1)))
+    return md
+
+
+def idle_table(summary):
+    cells = [s for s in summary if s["cell"].startswith("idle")]
+    if not cells:
+        return []
+    md = ["", "## Idle HTTP/2 connections (used heap after full GC, with minus without, per connection)", "",
+          "| cell | target | heap B/conn | failures |", "|---|---|---|---|"]
+    for s in sorted(cells, key=lambda s: (s["cell"], s["bytes_per_conn"] if s["bytes_per_conn"] is not None
+                                          else float("inf"))):
+        md.append(f"| {s['cell']} | {s['target']} | {fmt(s['bytes_per_conn'])} | {flag(s)} |")
+    return md
 
 
 def report(rows, plan, opts, stamp, outdir):
@@ -634,22 +688,7 @@ def report(rows, plan, opts, stamp, outdir):
               "h2load's per-request log; failures = failed + errored + timeout + non-2xx, summed over rounds "
               "(**FLAG** when > 0)")
     md += ["", "Targets:", ""] + [f"- `{t}`: {TARGETS[t]['note']}" for t in plan]
-    titles = {"h2c": "Clear-text HTTP/2 (h2c, prior knowledge)", "h2": "HTTP/2 over TLS (ALPN h2)",
-              "h1": "HTTP/1.1 (h2load --h1; -m = pipelining depth)", "idle": "Idle HTTP/2 connections"}
-    for group in ("h2c", "h2", "h1", "idle"):
-        cells = [s for s in summary if group_of(s["cell"]) == group]
-        if not cells:
-            continue
-        md += ["", f"## {titles[group]}", ""]
-        if group == "idle":
-            md += ["| cell | target | heap B/conn (median) | failures |", "|---|---|---|---|"]
-            for s in cells:
-                md.append(f"| {s['cell']} | {s['target']} | {fmt(s['bytes_per_conn'])} | {flag(s)} |")
-            continue
-        md += ["| cell | target | req/s | CPU µs/req | p50 ms | p99 ms | failures |", "|---|---|---|---|---|---|---|"]
-        for s in sorted(cells, key=lambda s: (cell_sort(s["cell"]), -(s["rps"] or 0))):
-            md.append(f"| {s['cell']} | {s['target']} | {fmt(s['rps'])} | {fmt(s['cpu_us_per_req'], 1)} | "
-                      f"{fmt(s['p50_ms'], 2)} | {fmt(s['p99_ms'], 2)} | {flag(s)} |")
+    md += raw_tables(summary) + jersey_tables(summary) + idle_table(summary)
     errs = [s for s in summary if s["errors"]]
     if errs:
         md += ["", "## Errors", ""] + [f"- {s['target']} {s['cell']}: {'; '.join(s['errors'])}" for s in errs]
