@@ -16,6 +16,7 @@ import platform
 import re
 import resource
 import selectors
+import shutil
 import signal
 import socket
 import ssl
@@ -493,13 +494,20 @@ def main_run(opts):
         sys.exit("no cells to run for these targets and --cells")
     stamp = datetime.now(timezone.utc).strftime("%Y-%m-%d-%H%M%S")
     outdir = os.path.abspath(opts.out)
-    opts.logdir = os.path.join(outdir, "tmp", f"h2bench-{stamp}")
+    opts.logdir = os.path.join(HERE, "results", "tmp", f"h2bench-{stamp}")  # git-ignored
     os.makedirs(opts.logdir, exist_ok=True)
     tmp = tempfile.mkdtemp(prefix="h2bench-")
     opts.keystore = make_keystore(opts.java, tmp)
-    estimate(plan, opts)
+    try:
+        estimate(plan, opts)
+        run_rounds(plan, opts, stamp, outdir, tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
 
+
+def run_rounds(plan, opts, stamp, outdir, tmp):
     rows = []
+    rnd = 0
 
     def record(name, cell, res):
         res.update(target=name, cell=cell_id(cell), round=rnd)
@@ -583,7 +591,8 @@ def kind(target):
     return TARGETS[target]["kind"]
 
 
-LOAD_HEAD = ["| cell | target | req/s | CPU µs/req | p50 ms | p99 ms | failures | {} |", "|---|---|---|---|---|---|---|---|"]
+LOAD_HEAD = ["| cell | target | req/s | CPU µs/req | p50 ms | p99 ms | failures | {} |",
+             "|---|---|---|---|---|---|---|---|"]
 
 
 def load_row(s, extra):
@@ -692,7 +701,8 @@ def report(rows, plan, opts, stamp, outdir):
     errs = [s for s in summary if s["errors"]]
     if errs:
         md += ["", "## Errors", ""] + [f"- {s['target']} {s['cell']}: {'; '.join(s['errors'])}" for s in errs]
-    md += ["", f"Raw numbers: `{os.path.basename(base)}.json`; server logs: `{os.path.relpath(opts.logdir, HERE)}`."]
+    logs = os.path.relpath(opts.logdir, HERE)
+    md += ["", f"Raw numbers: `{os.path.basename(base)}.json`; server logs: `perf/{logs}`."]
     with open(base + ".md", "w") as f:
         f.write("\n".join(md) + "\n")
     log(f"report: {base}.md and .json")
