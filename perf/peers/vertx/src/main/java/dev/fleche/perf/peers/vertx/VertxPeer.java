@@ -12,6 +12,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.http.HttpVersion;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.net.JdkSSLEngineOptions;
@@ -20,6 +21,7 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import java.io.IOException;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -39,10 +41,14 @@ import java.util.concurrent.atomic.AtomicLong;
  * from its drain handler; the Router answers 404 for anything else. Vert.x handles keep-alive and pipelining
  * (pipelining is on by default for the server).
  *
- * <p>Usage: {@code java -jar vertx-peer.jar PORT [HOST] [--tls KEYSTORE PASSWORD]}; prints {@code READY <port>}
+ * <p>Usage: {@code java -jar vertx-peer.jar PORT [HOST] [--tls KEYSTORE PASSWORD] [--h2]}; prints {@code READY <port>}
  * once all instances listen. With {@code --tls} (see {@link PeerTls}) every instance serves HTTPS with the store as
  * {@link KeyStoreOptions} and {@link JdkSSLEngineOptions} (the JDK's {@code SSLEngine}, no OpenSSL); protocols and
  * cipher suites are Vert.x's defaults.
+ *
+ * <p>With {@code --h2} (perf/h2bench.sh) it also serves HTTP/2: clear-text h2 ({@code setHttp2ClearTextEnabled},
+ * prior knowledge or Upgrade) and, with {@code --tls}, ALPN offering {@code h2} then {@code http/1.1}
+ * ({@code setUseAlpn}, the JDK's ALPN). Vert.x's HTTP/2 settings are its defaults.
  */
 public final class VertxPeer extends VerticleBase {
 
@@ -63,8 +69,10 @@ public final class VertxPeer extends VerticleBase {
     private final int port;
     private final String host;
     private final PeerTls tls;
+    private final boolean h2;
 
-    VertxPeer(int port, String host, PeerTls tls) {
+    VertxPeer(int port, String host, PeerTls tls, boolean h2) {
+        this.h2 = h2;
         this.port = port;
         this.host = host;
         this.tls = tls;
@@ -130,6 +138,10 @@ public final class VertxPeer extends VerticleBase {
                     new KeyStoreOptions().setType("PKCS12").setPath(tls.keyStore().toString())
                             .setPassword(tls.password()));
         }
+        if (h2) {
+            options.setHttp2ClearTextEnabled(true).setUseAlpn(true)
+                    .setAlpnVersions(List.of(HttpVersion.HTTP_2, HttpVersion.HTTP_1_1));
+        }
         return vertx.createHttpServer(options)
                 .requestHandler(router)
                 .listen(port, host);
@@ -187,9 +199,10 @@ public final class VertxPeer extends VerticleBase {
         int port = args.length > 0 ? Integer.parseInt(args[0]) : 8080;
         String host = Peers.host(args);
         PeerTls tls = PeerTls.fromArgs(args);
+        boolean h2 = List.of(args).contains("--h2");
         int instances = Runtime.getRuntime().availableProcessors();
         Vertx vertx = Vertx.vertx();
-        vertx.deployVerticle(() -> new VertxPeer(port, host, tls), new DeploymentOptions().setInstances(instances))
+        vertx.deployVerticle(() -> new VertxPeer(port, host, tls, h2), new DeploymentOptions().setInstances(instances))
                 .onSuccess(id -> {
                     System.out.println("READY " + port);
                     System.out.flush();
