@@ -1,0 +1,101 @@
+package dev.fleche.conformance.tck.h2c;
+
+import jakarta.ws.rs.ProcessingException;
+import org.glassfish.jersey.client.ClientRequest;
+import org.glassfish.jersey.client.ClientResponse;
+import org.glassfish.jersey.client.spi.AsyncConnectorCallback;
+import org.glassfish.jersey.client.spi.Connector;
+import org.glassfish.jersey.jnh.connector.JavaNetHttpConnector;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Future;
+
+/**
+ * Jersey's JDK connector, with one thing added so that every request goes over HTTP/2: a client reaches h2c by
+ * putting {@code Upgrade: h2c} on its first request, and a server need not upgrade a request with a body (RFC 7540
+ * 3.2: it would have to read that body as HTTP/1.1 first; Fleche serves such a request as HTTP/1.1, and the JDK
+ * client then stays on HTTP/1.1 with that server). So before the first request with a body to an authority, this
+ * connector sends {@code OPTIONS /} (no body; its answer is dropped) on the same JDK client, which upgrades the
+ * connection; the request itself then goes on as an HTTP/2 stream. A first request without a body upgrades by
+ * itself.
+ *
+ * <p>It also passes an asynchronous request's failure on to Jersey: {@code JavaNetHttpConnector} 3.1.11 chains
+ * only the success of {@code sendAsync} to the callback ({@code thenApply(...).thenAccept(callback::response)}), so
+ * a request that fails (an unknown host, a refused connection) would leave the caller's future never completed
+ * (the TCK's {@code rxinvoker} tests expect a {@code ProcessingException}); the HTTP/1.1 leg's connector reports
+ * it.
+ */
+final class H2cConnector implements Connector {
+    private static final Duration OPEN_TIMEOUT = Duration.ofSeconds(30);
+
+    private final JavaNetHttpConnector connector;
+    private final Set<String> opened = ConcurrentHashMap.newKeySet();
+
+    H2cConnector(JavaNetHttpConnector connector) {
+        this.connector = connector;
+    }
+
+    @Override
+    public ClientResponse apply(ClientRequest request) {
+        open(request);
+        return connector.apply(request);
+    }
+
+    @Override
+    public Future<?> apply(ClientRequest request, AsyncConnectorCallback callback) {
+        open(request);
+        Future<?> sent = connector.apply(request, callback);
+        if (sent instanceof CompletableFuture<?> future) {
+            future.whenComplete((done, failure) -> {
+                if (failure != null) {
+                    callback.failure(processingException(failure));
+                }
+            });
+        }
+        return sent;
+    }
+
+    private static Throwable processingException(Throwable failure) {
+        Throwable cause = failure instanceof CompletionException && failure.getCause() != null
+                ? failure.getCause() : failure;
+        return cause instanceof ProcessingException ? cause : new ProcessingException(cause);
+    }
+
+    /** Upgrades a connection to the request's authority first when the request has a body and none is open yet. */
+    private void open(ClientRequest request) {
+        URI uri = request.getUri();
+        String authority = uri.getScheme() + "://" + uri.getRawAuthority();
+        if (!opened.add(authority) || !request.hasEntity() || !"http".equalsIgnoreCase(uri.getScheme())) {
+            return;
+        }
+        HttpClient client = connector.getHttpClient();
+        HttpRequest options = HttpRequest.newBuilder(URI.create(authority + "/"))
+                .method("OPTIONS", HttpRequest.BodyPublishers.noBody()).timeout(OPEN_TIMEOUT).build();
+        try {
+            client.send(options, HttpResponse.BodyHandlers.discarding());
+        } catch (IOException e) {
+            opened.remove(authority); // the request itself will say what is wrong with the server
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public String getName() {
+        return connector.getName() + " (HTTP/2, h2c)";
+    }
+
+    @Override
+    public void close() {
+        connector.close();
+    }
+}
