@@ -26,7 +26,8 @@ import java.util.stream.Stream;
  * a Markdown file and to standard output, and fails (throws) when a test failed, when nothing ran, or when an
  * exclusion entry matched no test of a class that ran (a stale entry).
  *
- * <p>Arguments: {@code reportsDir exclusionsFile summaryFile [censusFile leg]}. With a census (the container's
+ * <p>Arguments: {@code reportsDir exclusionsFiles summaryFile [censusFile leg]} (exclusion files separated by
+ * commas). With a census (the container's
  * count of requests by protocol version and client, {@code ProtocolCensus}) the summary gets a "Requests by
  * protocol" table; on the {@code h2c} leg the run also fails unless the Jakarta REST client's requests all arrived
  * as HTTP/2 and there was at least one (the {@code http1} leg only reports).
@@ -81,7 +82,12 @@ public final class TckSummary {
                     "usage: TckSummary reportsDir exclusionsFile summaryFile [censusFile http1|h2c]");
         }
         Path reports = Path.of(args[0]);
-        Map<String, String> exclusions = readExclusions(Path.of(args[1]));
+        Map<String, String> exclusions = new LinkedHashMap<>();
+        for (String file : args[1].split(",")) {
+            if (!file.isBlank()) {
+                exclusions.putAll(readExclusions(Path.of(file.strip())));
+            }
+        }
         List<TestResult> results = read(reports);
         StringBuilder out = new StringBuilder();
         List<String> problems = render(reports, results, exclusions, out);
