@@ -13,16 +13,23 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * The transport's handler: sends each exchange to the deployment whose context root its path starts with (the
  * longest such root), as a servlet container maps requests to web applications; {@code 404} when none. Runs on
- * the reactor and only reads an immutable snapshot, so it never blocks.
+ * the reactor and only reads an immutable snapshot, so it never blocks. Each exchange is counted first in the
+ * {@link ProtocolCensus} it is given (by protocol version and client).
  */
 final class ContextDispatcher implements HttpHandler {
     private static final byte[] NOT_FOUND = "no application deployed at this path\n".getBytes(StandardCharsets.UTF_8);
 
     private final ReentrantLock lock = new ReentrantLock();
+    private final ProtocolCensus census;
     private volatile List<DeployedApplication> deployments = List.of();
+
+    ContextDispatcher(ProtocolCensus census) {
+        this.census = census;
+    }
 
     @Override
     public void handle(HttpExchange exchange) throws Exception {
+        census.count(exchange);
         String path = exchange.path();
         for (DeployedApplication deployment : deployments) {
             String root = deployment.contextRoot();

@@ -12,6 +12,7 @@ public class FlecheContainerConfiguration implements ContainerConfiguration {
     private String bindHost = System.getProperty("webServerHost", "localhost");
     private int bindPort = Integer.getInteger("webServerPort", 8080);
     private int stopGraceMillis = 2000;
+    private String protocolCensusFile = System.getProperty("fleche.tck.protocolCensus");
 
     /** The interface to listen on (a host name or address). */
     public String getBindHost() {
@@ -38,6 +39,18 @@ public class FlecheContainerConfiguration implements ContainerConfiguration {
 
     public void setStopGraceMillis(int stopGraceMillis) {
         this.stopGraceMillis = stopGraceMillis;
+    }
+
+    /**
+     * Where to write the {@link ProtocolCensus} (requests by protocol version and client), or none: the system
+     * property {@code fleche.tck.protocolCensus}, set by the pom.
+     */
+    public String getProtocolCensusFile() {
+        return protocolCensusFile;
+    }
+
+    public void setProtocolCensusFile(String protocolCensusFile) {
+        this.protocolCensusFile = protocolCensusFile;
     }
 
     @Override

@@ -39,6 +39,7 @@ public class FlecheDeployableContainer implements DeployableContainer<FlecheCont
     private static final int BIND_ATTEMPTS = 10;
 
     private FlecheContainerConfiguration configuration;
+    private final ProtocolCensus census = new ProtocolCensus();
     private ContextDispatcher dispatcher;
     private HttpServer transport;
     private Path tempRoot;
@@ -57,7 +58,7 @@ public class FlecheDeployableContainer implements DeployableContainer<FlecheCont
     public void start() throws LifecycleException {
         try {
             tempRoot = Files.createTempDirectory("fleche-tck-");
-            dispatcher = new ContextDispatcher();
+            dispatcher = new ContextDispatcher(census);
             ServerOptions options = ServerOptions.builder()
                     .address(new InetSocketAddress(configuration.getBindHost(), configuration.getBindPort()))
                     .build();
@@ -108,6 +109,17 @@ public class FlecheDeployableContainer implements DeployableContainer<FlecheCont
                 }
             }
             deleteTree(tempRoot);
+            writeCensus();
+        }
+    }
+
+    /** Writes the protocol census so far (after every undeploy: the run may end without a clean stop). */
+    private void writeCensus() {
+        String file = configuration.getProtocolCensusFile();
+        try {
+            census.writeTo(file == null || file.isBlank() ? null : Path.of(file));
+        } catch (IOException e) {
+            LOG.log(Level.WARNING, "cannot write the protocol census to " + file, e);
         }
     }
 
@@ -149,6 +161,7 @@ public class FlecheDeployableContainer implements DeployableContainer<FlecheCont
             throw new DeploymentException(archive.getName() + " is not deployed");
         }
         shutDown(app);
+        writeCensus();
         LOG.info(() -> "undeployed " + app);
     }
 

@@ -16,7 +16,8 @@ import java.util.Optional;
 
 /**
  * Skips the TCK tests listed in the exclusions file ({@code conformance/tck/tck-exclusions.txt}, named by the
- * system property {@code fleche.tck.exclusions}), each with its reason. Registered through JUnit's extension
+ * system property {@code fleche.tck.exclusions}; several files separated by commas: the h2c leg adds
+ * {@code tck-exclusions-h2c.txt}), each with its reason. Registered through JUnit's extension
  * auto-detection. An excluded test is reported as skipped with a message starting with {@link #PREFIX}, which
  * is how the summary tells exclusions from the TCK's own {@code @Disabled} tests.
  *
@@ -30,13 +31,22 @@ public final class TckExclusions implements ExecutionCondition {
     private static final Map<String, String> ENTRIES = load();
 
     private static Map<String, String> load() {
-        String file = System.getProperty("fleche.tck.exclusions");
-        if (file == null) {
+        String files = System.getProperty("fleche.tck.exclusions");
+        if (files == null) {
             return Map.of();
         }
+        Map<String, String> entries = new LinkedHashMap<>();
+        for (String file : files.split(",")) {
+            if (!file.isBlank()) {
+                load(Path.of(file.strip()), entries);
+            }
+        }
+        return Map.copyOf(entries);
+    }
+
+    private static void load(Path file, Map<String, String> entries) {
         try {
-            Map<String, String> entries = new LinkedHashMap<>();
-            List<String> lines = Files.readAllLines(Path.of(file));
+            List<String> lines = Files.readAllLines(file);
             for (int i = 0; i < lines.size(); i++) {
                 String line = lines.get(i).strip();
                 if (line.isEmpty() || line.startsWith("#")) {
@@ -51,7 +61,6 @@ public final class TckExclusions implements ExecutionCondition {
                 }
                 entries.put(selector, reason);
             }
-            return Map.copyOf(entries);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read the TCK exclusions " + file, e);
         }

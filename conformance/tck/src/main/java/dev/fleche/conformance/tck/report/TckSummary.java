@@ -26,7 +26,11 @@ import java.util.stream.Stream;
  * a Markdown file and to standard output, and fails (throws) when a test failed, when nothing ran, or when an
  * exclusion entry matched no test of a class that ran (a stale entry).
  *
- * <p>Arguments: {@code reportsDir exclusionsFile summaryFile}.
+ * <p>Arguments: {@code reportsDir exclusionsFiles summaryFile [censusFile leg]} (exclusion files separated by
+ * commas). With a census (the container's
+ * count of requests by protocol version and client, {@code ProtocolCensus}) the summary gets a "Requests by
+ * protocol" table; on the {@code h2c} leg the run also fails unless the Jakarta REST client's requests all arrived
+ * as HTTP/2 and there was at least one (the {@code http1} leg only reports).
  */
 public final class TckSummary {
     /** Start of the skip message of an excluded test (see the test-side {@code TckExclusions}). */
@@ -73,14 +77,25 @@ public final class TckSummary {
     }
 
     public static void main(String[] args) throws Exception {
-        if (args.length != 3) {
-            throw new IllegalArgumentException("usage: TckSummary reportsDir exclusionsFile summaryFile");
+        if (args.length != 3 && args.length != 5) {
+            throw new IllegalArgumentException(
+                    "usage: TckSummary reportsDir exclusionsFile summaryFile [censusFile http1|h2c]");
         }
         Path reports = Path.of(args[0]);
-        Map<String, String> exclusions = readExclusions(Path.of(args[1]));
+        Map<String, String> exclusions = new LinkedHashMap<>();
+        for (String file : args[1].split(",")) {
+            if (!file.isBlank()) {
+                exclusions.putAll(readExclusions(Path.of(file.strip())));
+            }
+        }
         List<TestResult> results = read(reports);
         StringBuilder out = new StringBuilder();
         List<String> problems = render(reports, results, exclusions, out);
+        if (args.length == 5) {
+            StringBuilder census = new StringBuilder();
+            problems.addAll(census(Path.of(args[3]), args[4], census));
+            out.insert(out.lastIndexOf("\nTCK: "), census);
+        }
         Path summary = Path.of(args[2]);
         Files.createDirectories(summary.toAbsolutePath().getParent());
         Files.writeString(summary, out, StandardCharsets.UTF_8);
@@ -196,6 +211,48 @@ public final class TckSummary {
         }
         out.append('\n').append("TCK: ").append(all.passed).append(" passed, ").append(all.failed)
                 .append(" failed, ").append(all.excluded + all.disabled).append(" skipped\n");
+        return problems;
+    }
+
+    /**
+     * Renders the container's protocol census ({@code version<TAB>client<TAB>count} lines) and returns the
+     * problems: on the {@code h2c} leg, a request of the Jakarta REST client that did not arrive as HTTP/2, or no
+     * HTTP/2 request at all.
+     */
+    static List<String> census(Path file, String leg, StringBuilder out) throws IOException {
+        List<String> problems = new ArrayList<>();
+        out.append("\n## Requests by protocol (").append(leg).append(" leg, counted by the server)\n\n");
+        if (!Files.exists(file)) {
+            out.append("No census was written (").append(file).append(").\n");
+            if ("h2c".equals(leg)) {
+                problems.add("no protocol census: cannot tell that the requests were HTTP/2");
+            }
+            return problems;
+        }
+        out.append("| version | client | requests |\n|---|---|---:|\n");
+        long http2 = 0;
+        long restNotHttp2 = 0;
+        for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+            String[] f = line.split("\t");
+            if (f.length != 3) {
+                continue;
+            }
+            long count = Long.parseLong(f[2]);
+            out.append("| ").append(f[0]).append(" | ").append(f[1]).append(" | ").append(count).append(" |\n");
+            if (f[0].equals("HTTP/2")) {
+                http2 += count;
+            } else if (f[1].equals("jakarta-rest-client")) {
+                restNotHttp2 += count;
+            }
+        }
+        if ("h2c".equals(leg)) {
+            if (http2 == 0) {
+                problems.add("no request arrived as HTTP/2 on the h2c leg");
+            }
+            if (restNotHttp2 > 0) {
+                problems.add(restNotHttp2 + " request(s) of the Jakarta REST client arrived as HTTP/1.x on the h2c leg");
+            }
+        }
         return problems;
     }
 
