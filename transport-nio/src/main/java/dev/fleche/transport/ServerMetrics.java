@@ -1,6 +1,5 @@
 package dev.fleche.transport;
 
-import dev.fleche.transport.internal.MetricsSnapshot;
 import dev.fleche.transport.internal.RefusalRules;
 
 import java.util.Collections;
@@ -68,6 +67,8 @@ public record ServerMetrics(
         long http2Connections,
         long http2StreamsReset) {
 
+    private static final List<String> PROTOCOLS = List.of("HTTP/1.0", "HTTP/1.1", "HTTP/2");
+
     /** Keeps unmodifiable copies of {@code refusalsByRule} and {@code requestsByProtocol}. */
     public ServerMetrics {
         refusalsByRule = refusalsByRule == null ? Map.of()
@@ -78,7 +79,7 @@ public record ServerMetrics(
 
     /** The protocols {@link #requestsByProtocol()} counts, in its order: HTTP/1.0, HTTP/1.1, HTTP/2. */
     public static List<String> protocols() {
-        return MetricsSnapshot.PROTOCOLS;
+        return PROTOCOLS;
     }
 
     /** Requests of {@code protocol} (as in {@link #protocols()}); 0 for any other name. */

@@ -6,6 +6,7 @@ import jakarta.ws.rs.core.Configuration;
 import jakarta.ws.rs.ext.WriterInterceptor;
 import jakarta.ws.rs.ext.WriterInterceptorContext;
 import org.glassfish.jersey.CommonProperties;
+import org.glassfish.jersey.internal.PropertiesDelegate;
 import org.glassfish.jersey.message.internal.CommittingOutputStream;
 import org.glassfish.jersey.server.ChunkedOutput;
 
@@ -89,7 +90,7 @@ final class LengthBuffer implements WriterInterceptor {
      * null when there is none, or it was passed on (streamed) or failed. What is written to the collector after
      * this goes straight to Jersey's stream.
      */
-    static byte[] take(org.glassfish.jersey.internal.PropertiesDelegate request) {
+    static byte[] take(PropertiesDelegate request) {
         return request.getProperty(HELD) instanceof Collector collector ? collector.take() : null;
     }
 

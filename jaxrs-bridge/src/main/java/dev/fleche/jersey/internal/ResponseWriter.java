@@ -3,6 +3,7 @@ package dev.fleche.jersey.internal;
 import dev.fleche.jersey.ClientConnection;
 import dev.fleche.transport.HttpExchange;
 import dev.fleche.transport.HttpFields;
+import org.glassfish.jersey.internal.PropertiesDelegate;
 import org.glassfish.jersey.server.ChunkedOutput;
 import org.glassfish.jersey.server.ContainerException;
 import org.glassfish.jersey.server.ContainerResponse;
@@ -76,7 +77,7 @@ public final class ResponseWriter implements ContainerResponseWriter {
     /** The output will get no bytes (no entity, or HEAD): it is complete as soon as it exists. */
     private volatile boolean emptyBody;
     /** The response's request properties, where {@link LengthBuffer} marks a broken entity. */
-    private volatile org.glassfish.jersey.internal.PropertiesDelegate properties;
+    private volatile PropertiesDelegate properties;
     /** The entity when it is a {@link ChunkedOutput} (SSE sinks are): closed when the client leaves. */
     private volatile ChunkedOutput<?> chunked;
     /**
@@ -151,7 +152,7 @@ public final class ResponseWriter implements ContainerResponseWriter {
 
     private OutputStream stream(int status, String reason, HttpFields fields, long contentLength) {
         try {
-            org.glassfish.jersey.internal.PropertiesDelegate request = properties;
+            PropertiesDelegate request = properties;
             return new StreamedBody(exchange, exchange.startResponse(status, reason, fields, contentLength),
                     () -> request.getProperty(LengthBuffer.BROKEN) != null);
         } catch (IllegalStateException alreadyAnswered) {

@@ -8,7 +8,7 @@ import dev.fleche.transport.http1.ProtocolRule;
  */
 final class Counters {
     /** The protocols {@link #requestsByProtocol} counts, in its order (also {@code ServerMetrics}'s). */
-    static final java.util.List<String> PROTOCOLS = java.util.List.of("HTTP/1.0", "HTTP/1.1", "HTTP/2");
+    static final java.util.List<String> PROTOCOLS = dev.fleche.transport.ServerMetrics.protocols();
     static final int HTTP_1_0 = 0, HTTP_1_1 = 1, HTTP_2 = 2;
     /** Index of a status class in {@link #statusClasses}: {@code status / 100}; 1..5 are counted. */
     static final int STATUS_CLASSES = 6;

@@ -17,9 +17,6 @@ public final class MetricsSnapshot {
     private static final ProtocolRule[] RULES = ProtocolRule.values();
     private static final Refusal[] REFUSALS = Refusal.values();
 
-    /** The protocols of {@code ServerMetrics.requestsByProtocol}, in its order. */
-    public static final List<String> PROTOCOLS = Counters.PROTOCOLS;
-
     private MetricsSnapshot() {
     }
 
@@ -27,7 +24,7 @@ public final class MetricsSnapshot {
     public static ServerMetrics of(Reactor[] reactors, int open, Acceptor acceptor, AccessLogWriter accessLog) {
         long accepted = 0, closed = 0, requests = 0, bytesRead = 0, bytesWritten = 0, protocolErrors = 0;
         long timeouts = 0, handlerErrors = 0, ended = 0, http2Connections = 0, http2Resets = 0;
-        long[] protocols = new long[PROTOCOLS.size()];
+        long[] protocols = new long[Counters.PROTOCOLS.size()];
         long[] classes = new long[Counters.STATUS_CLASSES];
         long[] rules = new long[RULES.length];
         long[] refusals = new long[REFUSALS.length];
@@ -74,7 +71,7 @@ public final class MetricsSnapshot {
     private static Map<String, Long> byProtocol(long[] counts) {
         Map<String, Long> byProtocol = new LinkedHashMap<>();
         for (int i = 0; i < counts.length; i++) {
-            byProtocol.put(PROTOCOLS.get(i), counts[i]);
+            byProtocol.put(Counters.PROTOCOLS.get(i), counts[i]);
         }
         return byProtocol;
     }
