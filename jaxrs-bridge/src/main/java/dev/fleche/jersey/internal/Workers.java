@@ -8,7 +8,6 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -233,35 +232,34 @@ public abstract class Workers {
         }
 
         private final Starter starter;
-        private final Semaphore permits;
-        private final int limit;
+        private final Permits permits;
         private final String description;
         private volatile boolean shutDown;
 
         PerTask(Starter starter, int limit, String description) {
             this.starter = starter;
-            this.permits = new Semaphore(limit);
-            this.limit = limit;
+            this.permits = new Permits(limit);
             this.description = description + ", at most " + limit + " at once";
         }
 
         @Override
         public boolean tryExecute(Runnable task) {
-            if (shutDown || !permits.tryAcquire()) {
+            int permit;
+            if (shutDown || (permit = permits.tryAcquire()) == Permits.NONE) {
                 return false;
             }
             Runnable guarded = () -> {
                 try {
                     task.run();
                 } finally {
-                    permits.release();
+                    permits.release(permit);
                 }
             };
             try {
                 starter.start(guarded);
                 return true;
             } catch (RejectedExecutionException e) {
-                permits.release();
+                permits.release(permit);
                 return false;
             }
         }
@@ -273,16 +271,12 @@ public abstract class Workers {
 
         @Override
         public boolean awaitIdle(java.time.Duration timeout) throws InterruptedException {
-            if (!permits.tryAcquire(limit, timeout.toNanos(), TimeUnit.NANOSECONDS)) {
-                return false;
-            }
-            permits.release(limit);
-            return true;
+            return permits.awaitNoneTaken(timeout);
         }
 
         @Override
         public int inFlight() {
-            return limit - permits.availablePermits();
+            return permits.taken();
         }
 
         @Override

@@ -13,6 +13,7 @@ import dev.fleche.transport.ServerOptions;
 import dev.fleche.transport.TlsOptions;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import org.glassfish.jersey.CommonProperties;
 import org.glassfish.jersey.server.ResourceConfig;
 
 import java.io.IOException;
@@ -39,7 +40,8 @@ import java.util.logging.Logger;
  *       jersey-micrometer's per-method timer), as a user would set it up; nothing scrapes it during a run;</li>
  *   <li>{@code --request-ids}: {@link FlecheRequestIds} (X-Request-Id kept or generated and echoed, W3C trace
  *       context parsed when {@code traceparent} is sent).</li>
- * </ul> {@code --fast-start} sets {@link FlecheProperties#FAST_START} (the closed-world start-up preset; the
+ * </ul> {@code --platform-threads} sets {@code jersey.config.threads.use.virtual=false} (the bounded pool of platform
+ * threads, the dispatch of Java 17, on any runtime). {@code --fast-start} sets {@link FlecheProperties#FAST_START} (the closed-world start-up preset; the
  * application registers its JSON provider itself), for {@code perf/startup.sh}'s {@code fleche-jersey-aot-fast}.
  * Transport settings are the defaults but
  * for the accept backlog, 4096 as for every peer, and the request body limit (none, instead of 64 MiB, so that the
@@ -57,6 +59,7 @@ public final class FlecheJerseyPeer {
         boolean metrics = false;
         boolean requestIds = false;
         boolean fastStart = false;
+        boolean platformThreads = false;
         String host = "127.0.0.1";
         PeerTls tls = PeerTls.fromArgs(args);
         for (int i = 1; i < args.length; i++) {
@@ -66,6 +69,7 @@ public final class FlecheJerseyPeer {
                 case "--metrics" -> metrics = true;
                 case "--request-ids" -> requestIds = true;
                 case "--fast-start" -> fastStart = true;
+                case "--platform-threads" -> platformThreads = true;
                 case PeerTls.OPTION -> i += 2; // KEYSTORE PASSWORD
                 default -> host = args[i];
             }
@@ -81,6 +85,9 @@ public final class FlecheJerseyPeer {
         }
         if (fastStart) {
             config.property(FlecheProperties.FAST_START, true);
+        }
+        if (platformThreads) {
+            config.property(CommonProperties.USE_VIRTUAL_THREADS, false);
         }
         ServerOptions.Builder builder = ServerOptions.builder().address(host, port).backlog(4096)
                 .maxBodyBytes(Long.MAX_VALUE);

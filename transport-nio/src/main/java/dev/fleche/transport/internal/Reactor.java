@@ -39,6 +39,8 @@ public final class Reactor implements Runnable {
     private static final int READ_BUFFER_BYTES = 64 * 1024;
     /** TLS: free record buffers a reactor keeps for its connections (about 16.7 KiB each). */
     private static final int TLS_BUFFERS_RETAINED = 32;
+    /** Queued tasks one turn runs at most before it returns to I/O. */
+    private static final int MAX_TASKS_PER_TURN = 1024;
 
     final ServerOptions options;
     final HttpHandler handler;
@@ -106,6 +108,13 @@ public final class Reactor implements Runnable {
     private final PacketBufferPool tlsBuffers;
     private final Selector selector;
     private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
+    /**
+     * True while the loop needs no wake-up: it is running a turn, or a wake-up is already on its way. The loop
+     * clears it just before it looks at {@link #tasks} and selects, and sets it again once select returns, so a task
+     * queued from another thread while the loop is busy costs no {@code selector.wakeup()} (a pipe write by the
+     * caller, a read by the loop). Either the loop's look at the queue sees the task, or the caller sees the flag
+     * clear and wakes it: both are volatile accesses, so one of the two orders holds.
+     */
     private final AtomicBoolean wakeupPending = new AtomicBoolean();
     private final AtomicInteger openConnections;
     private final CountDownLatch stopped = new CountDownLatch(1);
@@ -188,6 +197,7 @@ public final class Reactor implements Runnable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+        wakeupPending.lazySet(true); // awake: callers queue without waking (a stale read costs one spare wake-up)
         now = options.nanoClock().getAsLong();
         Set<SelectionKey> ready = selector.selectedKeys();
         if (!ready.isEmpty()) {
@@ -253,8 +263,9 @@ public final class Reactor implements Runnable {
     }
 
     private void runTasks() {
-        // Bounded: tasks queued by these tasks run on the next turn, after I/O.
-        for (int n = tasks.size(); n > 0; n--) {
+        // Bounded, so that I/O is not starved by a flood of tasks; the rest run on the next turn. (Not
+        // tasks.size(): on a ConcurrentLinkedQueue that walks the whole queue.)
+        for (int n = MAX_TASKS_PER_TURN; n > 0; n--) {
             Runnable task = tasks.poll();
             if (task == null) {
                 break;
