@@ -8,6 +8,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -232,34 +233,35 @@ public abstract class Workers {
         }
 
         private final Starter starter;
-        private final Permits permits;
+        private final Semaphore permits;
+        private final int limit;
         private final String description;
         private volatile boolean shutDown;
 
         PerTask(Starter starter, int limit, String description) {
             this.starter = starter;
-            this.permits = new Permits(limit);
+            this.permits = new Semaphore(limit);
+            this.limit = limit;
             this.description = description + ", at most " + limit + " at once";
         }
 
         @Override
         public boolean tryExecute(Runnable task) {
-            int permit;
-            if (shutDown || (permit = permits.tryAcquire()) == Permits.NONE) {
+            if (shutDown || !permits.tryAcquire()) {
                 return false;
             }
             Runnable guarded = () -> {
                 try {
                     task.run();
                 } finally {
-                    permits.release(permit);
+                    permits.release();
                 }
             };
             try {
                 starter.start(guarded);
                 return true;
             } catch (RejectedExecutionException e) {
-                permits.release(permit);
+                permits.release();
                 return false;
             }
         }
@@ -271,12 +273,16 @@ public abstract class Workers {
 
         @Override
         public boolean awaitIdle(java.time.Duration timeout) throws InterruptedException {
-            return permits.awaitNoneTaken(timeout);
+            if (!permits.tryAcquire(limit, timeout.toNanos(), TimeUnit.NANOSECONDS)) {
+                return false;
+            }
+            permits.release(limit);
+            return true;
         }
 
         @Override
         public int inFlight() {
-            return permits.taken();
+            return limit - permits.availablePermits();
         }
 
         @Override
