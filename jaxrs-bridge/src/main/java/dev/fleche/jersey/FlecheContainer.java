@@ -1,7 +1,10 @@
 package dev.fleche.jersey;
 
 import dev.fleche.jersey.internal.BadRequest;
+import dev.fleche.jersey.internal.BaseUris;
 import dev.fleche.jersey.internal.Deployment;
+import dev.fleche.jersey.internal.ExchangeProperties;
+import dev.fleche.jersey.internal.ExchangeSecurityContext;
 import dev.fleche.jersey.internal.ResponseWriter;
 import dev.fleche.jersey.internal.Responses;
 import dev.fleche.jersey.internal.SuspendedWriters;
@@ -11,10 +14,13 @@ import dev.fleche.transport.HttpFields;
 import dev.fleche.transport.HttpHandler;
 import dev.fleche.transport.HttpServer;
 import jakarta.ws.rs.core.Application;
+import jakarta.ws.rs.core.MultivaluedMap;
 import org.glassfish.jersey.server.ApplicationHandler;
+import org.glassfish.jersey.server.ContainerRequest;
 import org.glassfish.jersey.server.ResourceConfig;
 import org.glassfish.jersey.server.spi.Container;
 
+import java.net.URI;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -29,7 +35,8 @@ import java.util.concurrent.atomic.LongAdder;
  * <p>Serving: {@code handle} runs on a reactor thread and never blocks. It checks the base path (else
  * {@code 404}), then either runs Jersey right there — only for a {@link NonBlocking @NonBlocking} route whose body
  * is fully received — or hands the exchange to the workers ({@code 503} with {@code Retry-After} when they are
- * saturated). The Jersey request is built on the thread that runs it.
+ * saturated). The container builds the Jersey request ({@code ContainerRequest}) on the thread that runs it, from
+ * the {@link Deployment} the request started on (its base URIs, request ids and configuration).
  *
  * <pre>
  *  reactor: handle ─▶ under base path? ─no─▶ 404
@@ -168,13 +175,40 @@ public final class FlecheContainer implements Container {
         Throwable escaped = null;
         writer.handleStarted();
         try {
-            current.handler().handle(current.request(exchange, path, writer));
+            current.handler().handle(request(current, exchange, path, writer));
         } catch (BadRequest e) {
             writer.answer(400, new HttpFields(1), "bad request: " + e.getMessage());
         } catch (Throwable t) {
             escaped = t;
         }
         writer.afterHandle(escaped);
+    }
+
+    /**
+     * Jersey's request for {@code exchange} ({@code path} as {@link Deployment#canonicalPath} returned it), answered
+     * through {@code writer}: base and request URIs from the {@code Host} (or trusted forwarded) header, the
+     * headers, the body stream, the request properties, and the request id and trace context when the
+     * application asked for them.
+     */
+    private static ContainerRequest request(Deployment current, HttpExchange exchange, String path,
+            ResponseWriter writer) throws BadRequest {
+        BaseUris.Base base = current.baseUris().base(exchange);
+        URI requestUri = current.baseUris().requestUri(base, path, exchange.query());
+        boolean secure = "https".equals(base.uri().getScheme());
+        ContainerRequest request = new ContainerRequest(base.uri(), requestUri, exchange.method(),
+                ExchangeSecurityContext.of(exchange, secure), new ExchangeProperties(exchange, writer),
+                current.handler().getConfiguration());
+        request.setEntityStream(exchange.requestBody());
+        HttpFields fields = exchange.headers();
+        MultivaluedMap<String, String> headers = request.getHeaders();
+        for (int i = 0, n = fields.size(); i < n; i++) {
+            headers.add(fields.name(i), fields.value(i));
+        }
+        if (current.requestIds() != null) {
+            current.requestIds().publish(fields, exchange, request::setProperty);
+        }
+        request.setWriter(writer);
+        return request;
     }
 
     // ---------------------------------------------------------------- mounting on a transport

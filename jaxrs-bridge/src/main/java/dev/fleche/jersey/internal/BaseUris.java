@@ -21,9 +21,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * by base, raw path and raw query: a request for a target seen recently reuses its (immutable) URI; any other
  * replaces the slot's entry, so the table never grows.
  */
-final class BaseUris {
+public final class BaseUris {
     /** A parsed base URI and the {@code scheme://authority} prefix its request URIs start with. */
-    record Base(URI uri, String prefix) {
+    public record Base(URI uri, String prefix) {
     }
 
     static final int MAX_CACHED = 256;
@@ -46,7 +46,7 @@ final class BaseUris {
     }
 
     /** The base URI of {@code exchange}. */
-    Base base(HttpExchange exchange) throws BadRequest {
+    public Base base(HttpExchange exchange) throws BadRequest {
         boolean secure = exchange.isSecure();
         String host = exchange.host();
         if (trustForwarded) {
@@ -77,7 +77,7 @@ final class BaseUris {
      * The absolute request URI: {@code base}'s scheme and host, the raw path and the raw query (may be null); the
      * same instance as for an earlier request with the same three while it is still in the table.
      */
-    URI requestUri(Base base, String path, String query) throws BadRequest {
+    public URI requestUri(Base base, String path, String query) throws BadRequest {
         int hash = path.hashCode() * 31 + (query == null ? 0 : query.hashCode());
         int slot = (hash ^ (hash >>> 16)) & (REQUEST_SLOTS - 1);
         Target cached = targets[slot];

@@ -1,14 +1,9 @@
 package dev.fleche.jersey.internal;
 
 import dev.fleche.transport.HttpExchange;
-import dev.fleche.transport.HttpFields;
-import jakarta.ws.rs.core.MultivaluedMap;
 import org.glassfish.jersey.server.ApplicationHandler;
-import org.glassfish.jersey.server.ContainerRequest;
 import org.glassfish.jersey.server.ResourceConfig;
 import org.glassfish.jersey.uri.UriComponent;
-
-import java.net.URI;
 
 
 /**
@@ -66,31 +61,6 @@ public record Deployment(ApplicationHandler handler, String basePath, Settings s
      */
     public boolean runsOnReactor(HttpExchange exchange, String path) {
         return !routes.isEmpty() && exchange.isBodyReceived() && routes.allows(exchange.method(), routedPath(path));
-    }
-
-    /**
-     * Jersey's request for {@code exchange} ({@code path} as {@link #canonicalPath} returned it), answered through
-     * {@code writer}: base and request URIs from the {@code Host} (or trusted forwarded) header, the headers, the
-     * body stream, the request properties.
-     */
-    public ContainerRequest request(HttpExchange exchange, String path, ResponseWriter writer) throws BadRequest {
-        BaseUris.Base base = baseUris.base(exchange);
-        URI requestUri = baseUris.requestUri(base, path, exchange.query());
-        boolean secure = "https".equals(base.uri().getScheme());
-        ContainerRequest request = new ContainerRequest(base.uri(), requestUri, exchange.method(),
-                ExchangeSecurityContext.of(exchange, secure),
-                new ExchangeProperties(exchange, writer), handler.getConfiguration());
-        request.setEntityStream(exchange.requestBody());
-        HttpFields fields = exchange.headers();
-        MultivaluedMap<String, String> headers = request.getHeaders();
-        for (int i = 0, n = fields.size(); i < n; i++) {
-            headers.add(fields.name(i), fields.value(i));
-        }
-        if (requestIds != null) {
-            TraceFilter.publish(TraceFilter.trace(fields, requestIds), exchange, request::setProperty);
-        }
-        request.setWriter(writer);
-        return request;
     }
 
     /** {@code /root/app/}: the two joined, repeated slashes collapsed, starting and ending with {@code /}. */

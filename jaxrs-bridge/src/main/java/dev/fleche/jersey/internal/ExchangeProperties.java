@@ -19,7 +19,7 @@ import java.util.Map;
  * map for other properties is created on the first {@code setProperty}. Used by one request at a time, like
  * Jersey's own.
  */
-final class ExchangeProperties implements PropertiesDelegate {
+public final class ExchangeProperties implements PropertiesDelegate {
     private static final List<String> BUILT_IN = List.of(FlecheProperties.REMOTE_ADDRESS,
             FlecheProperties.LOCAL_ADDRESS, FlecheProperties.CONNECTION);
 
@@ -33,7 +33,7 @@ final class ExchangeProperties implements PropertiesDelegate {
     private final ResponseWriter writer;
     private Map<String, Object> map;
 
-    ExchangeProperties(HttpExchange exchange, ResponseWriter writer) {
+    public ExchangeProperties(HttpExchange exchange, ResponseWriter writer) {
         this.exchange = exchange;
         this.writer = writer;
     }

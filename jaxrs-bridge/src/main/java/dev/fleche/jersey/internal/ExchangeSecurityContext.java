@@ -13,7 +13,7 @@ import java.security.Principal;
  * scheme {@link SecurityContext#CLIENT_CERT_AUTH}; without one there is no user. Immutable: two shared instances
  * for requests without a certificate.
  */
-final class ExchangeSecurityContext implements SecurityContext {
+public final class ExchangeSecurityContext implements SecurityContext {
     static final ExchangeSecurityContext PLAIN = new ExchangeSecurityContext(false, null);
     static final ExchangeSecurityContext SECURE = new ExchangeSecurityContext(true, null);
 
@@ -31,7 +31,7 @@ final class ExchangeSecurityContext implements SecurityContext {
      * @param secureScheme whether the request's base URI is {@code https} (the connection's TLS, or a trusted
      *                     forwarded proto)
      */
-    static ExchangeSecurityContext of(HttpExchange exchange, boolean secureScheme) {
+    public static ExchangeSecurityContext of(HttpExchange exchange, boolean secureScheme) {
         TlsInfo tls = exchange.tls();
         if (tls != null && !tls.peerCertificates().isEmpty()) {
             return new ExchangeSecurityContext(true, tls.peerCertificates().get(0).getSubjectX500Principal());

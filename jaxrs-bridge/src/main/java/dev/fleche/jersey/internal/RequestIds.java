@@ -1,15 +1,18 @@
 package dev.fleche.jersey.internal;
 
+import dev.fleche.transport.HttpExchange;
+import dev.fleche.transport.HttpFields;
 
 import java.security.SecureRandom;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiConsumer;
 
 /**
  * Request ids: checks incoming ones, makes new ones. A made id is a random prefix fixed per instance (so that ids
  * of two processes or two starts do not collide) and a counter, {@code 7f3a9c01d2e4b5a6-1f}: unique, cheap (no
  * random numbers per request), and ordered within one process.
  */
-final class RequestIds {
+public final class RequestIds {
     private final String prefix;
     private final AtomicLong counter = new AtomicLong();
 
@@ -19,6 +22,14 @@ final class RequestIds {
 
     RequestIds(String prefix) {
         this.prefix = prefix + '-';
+    }
+
+    /**
+     * The trace of a request with header fields {@code fields} (its id kept or made, its W3C trace context read),
+     * handed to the transport's access log and set as the request's properties through {@code property}.
+     */
+    public void publish(HttpFields fields, HttpExchange exchange, BiConsumer<String, Object> property) {
+        TraceFilter.publish(TraceFilter.trace(fields, this), exchange, property);
     }
 
     /** A new id. */
