@@ -20,11 +20,12 @@ module dev.fleche.jersey {
     // SignalTrap: sun.misc.Signal, so the drain runs on SIGTERM (the JDK has no public API for it).
     requires jdk.unsupported;
 
-    // Optional, as in the pom: the JerseyTest container factory, and FlecheMetrics. Transitive where our public
-    // signatures name their types (TestContainerFactory, MeterRegistry), for whoever has them.
-    requires static transitive ${jpms.jersey.test};
+    // Optional, as in the pom: the JerseyTest container factory, and FlecheMetrics. Not transitive, although
+    // those two name their types (javac's "exports" lint says so): a module reading this one would then fail to
+    // compile without them. Their users require them anyway.
+    requires static ${jpms.jersey.test};
     requires static ${jpms.jersey.client};
-    requires static transitive micrometer.core;
+    requires static micrometer.core;
     requires static ${jpms.jersey.micrometer};
 
     // Jersey finds these through META-INF/services (kept for the class path) and instantiates them reflectively
@@ -36,6 +37,8 @@ module dev.fleche.jersey {
     provides org.glassfish.jersey.server.spi.WebServerProvider with dev.fleche.jersey.FlecheWebServerProvider;
     provides org.glassfish.jersey.internal.spi.ForcedAutoDiscoverable
             with dev.fleche.jersey.internal.ContainerFeatures;
-    provides org.glassfish.jersey.test.spi.TestContainerFactory
-            with dev.fleche.jersey.test.FlecheTestContainerFactory;
+    // No "provides org.glassfish.jersey.test.spi.TestContainerFactory": its module is optional, and a provides of
+    // a service whose module is absent fails the boot layer. JerseyTest finds FlecheTestContainerFactory through
+    // META-INF/services (Jersey's ServiceFinder reads the file on the module path too) or by name, and the
+    // package is exported.
 }
