@@ -38,7 +38,7 @@ module dev.fleche.jersey {
     provides org.glassfish.jersey.internal.spi.ForcedAutoDiscoverable
             with dev.fleche.jersey.internal.ContainerFeatures;
     // No "provides org.glassfish.jersey.test.spi.TestContainerFactory": its module is optional, and a provides of
-    // a service whose module is absent fails the boot layer. JerseyTest finds FlecheTestContainerFactory through
-    // META-INF/services (Jersey's ServiceFinder reads the file on the module path too) or by name, and the
-    // package is exported.
+    // a service whose module is absent fails the boot layer. JerseyTest finds FlecheTestContainerFactory by name
+    // (jersey.config.test.container.factory; the package is exported) or, on the class path, through
+    // META-INF/services.
 }
