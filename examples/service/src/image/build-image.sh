@@ -92,8 +92,24 @@ log "Fleche modules linked into the runtime: ${LINKED:-none}"
 CP=$(cd "$OUT" && ls app/*.jar | LC_ALL=C sort | paste -sd: -)
 
 log "jdeps"
+# jdeps reads a jar with a module descriptor as that module and resolves its requires, which fails for Fleche's
+# Jersey-facing modules (Jersey 3.1's jars, given as plain jars, are no modules to jdeps). Their classes are what
+# matters here, so jdeps reads the Fleche jars as class directories without their descriptors.
+JDEPS_DIR="$LINKED_DIR/jdeps"
+inputs=()
+for jar in "$OUT"/app/*.jar "$LINKED_DIR"/*.jar; do
+  [ -f "$jar" ] || continue
+  case "${jar##*/}" in
+    fleche-*)
+      dir="$JDEPS_DIR/${jar##*/}"
+      mkdir -p "$dir"
+      (cd "$dir" && "$JAVA_HOME/bin/jar" xf "$jar" && rm -f module-info.class)
+      inputs+=("$dir") ;;
+    *) inputs+=("$jar") ;;
+  esac
+done
 found=$("$JAVA_HOME/bin/jdeps" --multi-release "$feature" --ignore-missing-deps --print-module-deps \
-  "$OUT"/app/*.jar $(ls "$LINKED_DIR"/*.jar 2>/dev/null) 2>/dev/null | tail -1)
+  "${inputs[@]}" 2>/dev/null | tail -1)
 MODULES=$(printf '%s,%s,%s' "$found" "$EXTRA_MODULES" "$LINKED" | tr ',' '\n' | grep -v '^$' | LC_ALL=C sort -u \
   | grep -vxF -f <(printf '%s\n' "$DROPPED_MODULES" | tr ',' '\n') | paste -sd, -)
 log "jdeps found: $found"
