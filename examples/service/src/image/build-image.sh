@@ -56,13 +56,61 @@ mkdir -p "$OUT/app" "$OUT/lib" "$OUT/bin"
 OUT=$(cd "$OUT" && pwd)
 cp "$APP_JAR" "$OUT/app/"
 cp "$DEPS"/*.jar "$OUT/app/"
+
+# Fleche's own named modules go into the runtime when jlink can take them: a jar with a module descriptor whose
+# every requires is a JDK module or one of these (dev.fleche.transport, JDK only). jlink cannot link an automatic
+# module nor anything that requires one, so dev.fleche.jersey, dev.fleche.async and dev.fleche.validation (they
+# require Jersey 3.1, automatic modules named from file names) stay in app/ on the class path with Jersey. A
+# linked module leaves app/ (it would otherwise sit on both); code on the class path reads it, because every
+# module of the runtime that exports a package is a root module of the unnamed module.
+LINKED_DIR=$(mktemp -d)
+trap 'rm -rf "$LINKED_DIR"' EXIT
+LINKED=
+progress=1
+while [ "$progress" = 1 ]; do
+  progress=0
+  for jar in "$OUT"/app/fleche-*.jar; do
+    desc=$("$JAVA_HOME/bin/jar" --describe-module --file "$jar" 2>/dev/null) || continue
+    case "$desc" in "No module descriptor found"*) continue ;; esac
+    name=$(printf '%s\n' "$desc" | head -1 | sed 's/[@ ].*//')
+    linkable=1
+    for required in $(printf '%s\n' "$desc" | sed -n 's/^requires \([^ ]*\).*/\1/p'); do
+      case "$required" in
+        java.*|jdk.*) ;;
+        *) printf '%s\n' "$LINKED" | tr ',' '\n' | grep -qxF "$required" || linkable=0 ;;
+      esac
+    done
+    if [ "$linkable" = 1 ]; then
+      mv "$jar" "$LINKED_DIR/"
+      LINKED=${LINKED:+$LINKED,}$name
+      progress=1
+    fi
+  done
+done
+log "Fleche modules linked into the runtime: ${LINKED:-none}"
 # A fixed class path order (the launcher's and the training run's must be the same for the archive to apply).
 CP=$(cd "$OUT" && ls app/*.jar | LC_ALL=C sort | paste -sd: -)
 
 log "jdeps"
+# jdeps reads a jar with a module descriptor as that module and resolves its requires, which fails for Fleche's
+# Jersey-facing modules (Jersey 3.1's jars, given as plain jars, are no modules to jdeps). Their classes are what
+# matters here, so jdeps reads the Fleche jars as class directories without their descriptors.
+JDEPS_DIR="$LINKED_DIR/jdeps"
+inputs=()
+for jar in "$OUT"/app/*.jar "$LINKED_DIR"/*.jar; do
+  [ -f "$jar" ] || continue
+  case "${jar##*/}" in
+    fleche-*)
+      dir="$JDEPS_DIR/${jar##*/}"
+      mkdir -p "$dir"
+      (cd "$dir" && "$JAVA_HOME/bin/jar" xf "$jar" && rm -f module-info.class)
+      inputs+=("$dir") ;;
+    *) inputs+=("$jar") ;;
+  esac
+done
 found=$("$JAVA_HOME/bin/jdeps" --multi-release "$feature" --ignore-missing-deps --print-module-deps \
-  "$OUT"/app/*.jar 2>/dev/null | tail -1)
-MODULES=$(printf '%s,%s' "$found" "$EXTRA_MODULES" | tr ',' '\n' | LC_ALL=C sort -u \
+  "${inputs[@]}" 2>/dev/null | tail -1)
+MODULES=$(printf '%s,%s,%s' "$found" "$EXTRA_MODULES" "$LINKED" | tr ',' '\n' | grep -v '^$' | LC_ALL=C sort -u \
   | grep -vxF -f <(printf '%s\n' "$DROPPED_MODULES" | tr ',' '\n') | paste -sd, -)
 log "jdeps found: $found"
 log "modules: $MODULES (added $EXTRA_MODULES; dropped $DROPPED_MODULES)"
@@ -70,7 +118,7 @@ log "modules: $MODULES (added $EXTRA_MODULES; dropped $DROPPED_MODULES)"
 # JDK 25: the AOT cache holds the JDK's classes too, so the runtime needs no default CDS archive (2 x 14 MB).
 # JDK 17: the AppCDS archive is a dynamic layer on top of the default one, which jlink must generate.
 if [ "$feature" -ge 25 ]; then compress=zip-6 cds=; elif [ "$feature" -ge 21 ]; then compress=zip-6 cds=--generate-cds-archive; else compress=2 cds=--generate-cds-archive; fi
-"$JAVA_HOME/bin/jlink" --add-modules "$MODULES" --output "$OUT/runtime" \
+"$JAVA_HOME/bin/jlink" --module-path "$LINKED_DIR" --add-modules "$MODULES" --output "$OUT/runtime" \
   --strip-debug --no-header-files --no-man-pages --compress="$compress" $cds
 # The native libraries' symbol tables (5 MB of libjvm.so alone; dynamic symbols stay), when strip is there.
 if command -v strip >/dev/null; then

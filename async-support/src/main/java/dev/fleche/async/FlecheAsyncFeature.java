@@ -25,6 +25,10 @@ public final class FlecheAsyncFeature implements Feature {
     /** Application property: the default SSE heartbeat interval. */
     public static final String SSE_HEARTBEAT = HeartbeatFilter.SSE_HEARTBEAT;
 
+    /** For {@code register(new FlecheAsyncFeature())}, or registered as a class. */
+    public FlecheAsyncFeature() {
+    }
+
     @Override
     public boolean configure(FeatureContext context) {
         if (context.getConfiguration().getRuntimeType() != RuntimeType.SERVER) {

@@ -10,6 +10,10 @@ import org.glassfish.jersey.server.spi.ContainerProvider;
  */
 public final class FlecheContainerProvider implements ContainerProvider {
 
+    /** Called by Jersey's service lookup. */
+    public FlecheContainerProvider() {
+    }
+
     @Override
     public <T> T createContainer(Class<T> type, Application application) {
         if (type != FlecheContainer.class) {

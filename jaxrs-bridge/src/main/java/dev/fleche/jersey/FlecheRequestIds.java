@@ -37,6 +37,10 @@ public final class FlecheRequestIds implements Feature {
     /** The longest incoming request id kept. */
     public static final int MAX_REQUEST_ID_LENGTH = TraceFilter.MAX_REQUEST_ID_LENGTH;
 
+    /** For {@code register(new FlecheRequestIds())}, or registered as a class. */
+    public FlecheRequestIds() {
+    }
+
     @Override
     public boolean configure(FeatureContext context) {
         return TraceFilter.register(context);

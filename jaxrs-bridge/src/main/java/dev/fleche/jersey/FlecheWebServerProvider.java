@@ -13,6 +13,10 @@ import org.glassfish.jersey.server.spi.WebServerProvider;
  */
 public final class FlecheWebServerProvider implements WebServerProvider {
 
+    /** Called by Jersey's service lookup. */
+    public FlecheWebServerProvider() {
+    }
+
     @Override
     public <T extends WebServer> T createServer(Class<T> type, Application application,
                                                 SeBootstrap.Configuration configuration) {

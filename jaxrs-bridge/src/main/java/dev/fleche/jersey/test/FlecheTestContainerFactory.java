@@ -36,6 +36,10 @@ import javax.net.ssl.SSLContext;
  */
 public final class FlecheTestContainerFactory implements TestContainerFactory {
 
+    /** Called by JerseyTest (by service lookup, or by name from {@code jersey.config.test.container.factory}). */
+    public FlecheTestContainerFactory() {
+    }
+
     @Override
     public TestContainer create(URI baseUri, DeploymentContext context) {
         return new FlecheTestContainer(baseUri, context);
