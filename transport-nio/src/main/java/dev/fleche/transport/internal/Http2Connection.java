@@ -1398,7 +1398,9 @@ final class Http2Connection extends TimerNode
 
     /**
      * The body timeout and minimum body rate of each stream whose client owes body bytes (its side open, the handler
-     * not holding things up, no {@code 100 Continue} awaited). Returns when the next one is due.
+     * not holding things up). A stream whose client waits for {@code 100 Continue} has the body timeout and no rate,
+     * as HTTP/1.1's {@code EXPECTING_CONTINUE} has: a handler that never reads must not hold the stream for ever.
+     * Returns when the next one is due.
      */
     private long expireBodies() {
         long now = reactor.now;
@@ -1484,7 +1486,7 @@ final class Http2Connection extends TimerNode
 
     /** Whether the client owes body bytes on {@code s} now (for its body timeout). */
     private static boolean owesBody(H2Stream s) {
-        return s.remoteOpen() && !s.readerPaused && !s.awaitingContinue;
+        return s.remoteOpen() && !s.readerPaused;
     }
 
     /** Streams whose response waited on a window for the whole write-stall timeout: reset, their writers fail. */

@@ -574,6 +574,21 @@ class Http2RawTest {
     }
 
     @Test
+    void aStreamWaitingFor100ContinueThatTheHandlerNeverReadsTimesOut() throws Exception {
+        // as HTTP/1.1's EXPECTING_CONTINUE: the body timeout runs while the client waits, so a handler that never
+        // reads (found by ConnectionFuzzTest: crash-d76f9376…) does not hold the stream and the connection for ever
+        try (H2Client client = client(o -> o.bodyTimeout(Duration.ofMillis(300)))) {
+            client.headers(1, false, ":method", "POST", ":scheme", "http", ":path", "/noread",
+                    "expect", "100-continue");
+            assertTrue(client.response(1).startsWith(":status: 408"));
+            reset(client, 1, NO_ERROR); // no 100 Continue was sent: the client is told to keep its body
+            client.get(3, "/hello");
+            assertTrue(client.response(3).startsWith(":status: 200"), "the connection goes on");
+        }
+        assertEquals(1, server.metrics().refusals("BODY_TIMEOUT"));
+    }
+
+    @Test
     void aBodySlowerThanTheMinimumRateIsAnswered408() throws Exception {
         // 1,000 B/s over 300 ms windows: the 2 bytes sent are short of the 300 the first window needs; the body
         // timeout (default) is far away, so the rate is what refuses
