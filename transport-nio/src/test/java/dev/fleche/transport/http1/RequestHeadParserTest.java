@@ -103,6 +103,8 @@ class RequestHeadParserTest {
         "HTTP/1.1 |                          | false",
         "HTTP/1.1 | Expect: 100-continue     | true",
         "HTTP/1.1 | Expect: 100-Continue     | true",
+        "HTTP/1.1 | 'Expect: , 100-continue' | true",
+        "HTTP/1.1 | 'Expect: ,'              | false",
         "HTTP/1.0 | Expect: 100-continue     | false",
         "HTTP/1.0 | Expect: something-else   | false",
     })
