@@ -49,7 +49,7 @@ final class H2Stream {
     long discarded;
     /** When body bytes last arrived (or the client began to owe them): its body timeout counts from here. */
     long bodySince;
-    /** The client waits for {@code 100 Continue} before it sends the body: its body timeout runs, its body rate not yet. */
+    /** The client waits for {@code 100 Continue} before it sends the body: the body timeout runs, the rate not yet. */
     boolean awaitingContinue;
     /** The body's minimum data rate ({@code minRequestBodyRate}) while the client owes body bytes; null when off. */
     RateWindow bodyRate;
