@@ -10,7 +10,9 @@ import org.glassfish.jersey.spi.ExecutorServiceProvider;
 /**
  * Registers what the Fleche container needs inside every server application: the quiet mapper of
  * {@link ClientGone}, the buffered-entity limit and quiet mapper of refused bodies ({@link EntityLimit}), in an application the
- * container serves the {@link LengthBuffer} that learns a small response's length in place of Jersey's buffer, and — on a runtime with virtual threads, unless the application turns them off or has its own
+ * container serves the {@link LengthBuffer} that learns a small response's length in place of Jersey's buffer and the
+ * {@link StringBodyWriter} that writes a {@code String} entity without Jersey's per-response encoder, and — on a
+ * runtime with virtual threads, unless the application turns them off or has its own
  * — the {@link VirtualManagedAsyncExecutor}. Found through {@code META-INF/services} (forced: it applies even when
  * the application turns auto-discovery off); does nothing on a client runtime.
  */
@@ -33,6 +35,9 @@ public final class ContainerFeatures implements ForcedAutoDiscoverable {
             if (limit > 0) {
                 context.register(new LengthBuffer(limit));
             }
+        }
+        if (Deployment.servedByFleche(configuration) && !configuration.isRegistered(StringBodyWriter.class)) {
+            context.register(new StringBodyWriter());
         }
         if (Workers.virtualThreadsWanted(configuration.getProperties()) && !hasManagedAsyncExecutor(configuration)
                 && Workers.VirtualThreads.available()) {
