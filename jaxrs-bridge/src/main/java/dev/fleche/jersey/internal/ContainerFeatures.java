@@ -30,18 +30,25 @@ public final class ContainerFeatures implements ForcedAutoDiscoverable {
             context.register(EntityLimit.class);
             context.register(EntityLimit.Mapper.class);
         }
-        if (Deployment.servedByFleche(configuration) && !configuration.isRegistered(LengthBuffer.class)) {
+        if (Deployment.servedByFleche(configuration)) {
+            registerEntityWriting(context, configuration);
+        }
+        if (Workers.virtualThreadsWanted(configuration.getProperties()) && !hasManagedAsyncExecutor(configuration)
+                && Workers.VirtualThreads.available()) {
+            context.register(VirtualManagedAsyncExecutor.class);
+        }
+    }
+
+    /** The container's own ways of writing an entity: {@link LengthBuffer} and {@link StringBodyWriter}. */
+    private static void registerEntityWriting(FeatureContext context, Configuration configuration) {
+        if (!configuration.isRegistered(LengthBuffer.class)) {
             int limit = LengthBuffer.limit(configuration);
             if (limit > 0) {
                 context.register(new LengthBuffer(limit));
             }
         }
-        if (Deployment.servedByFleche(configuration) && !configuration.isRegistered(StringBodyWriter.class)) {
+        if (!configuration.isRegistered(StringBodyWriter.class)) {
             context.register(new StringBodyWriter());
-        }
-        if (Workers.virtualThreadsWanted(configuration.getProperties()) && !hasManagedAsyncExecutor(configuration)
-                && Workers.VirtualThreads.available()) {
-            context.register(VirtualManagedAsyncExecutor.class);
         }
     }
 
