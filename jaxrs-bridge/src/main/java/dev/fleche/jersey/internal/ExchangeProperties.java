@@ -4,6 +4,7 @@ import dev.fleche.jersey.FlecheProperties;
 import dev.fleche.transport.HttpExchange;
 import dev.fleche.transport.TlsInfo;
 import org.glassfish.jersey.internal.PropertiesDelegate;
+import org.glassfish.jersey.message.internal.TracingLogger;
 
 import java.security.cert.X509Certificate;
 import java.util.ArrayList;
@@ -16,8 +17,10 @@ import java.util.Map;
  * The request properties of one exchange. {@value FlecheProperties#REMOTE_ADDRESS},
  * {@value FlecheProperties#LOCAL_ADDRESS}, {@value FlecheProperties#CONNECTION} and, on a TLS connection with a
  * verified client certificate, {@value FlecheProperties#CLIENT_CERTIFICATES} are made only when asked for; the
- * map for other properties is created on the first {@code setProperty}. Used by one request at a time, like
- * Jersey's own.
+ * map for other properties is created on the first {@code setProperty}. The two that every request sets — Jersey's
+ * tracing logger ({@code TracingLogger.PROPERTY_NAME}) and the entity held by {@link LengthBuffer} — are fields, so
+ * that a request which sets nothing else makes no map. Setting a property to {@code null} removes it, as
+ * {@code ContainerRequestContext.setProperty} says. Used by one request at a time, like Jersey's own.
  */
 public final class ExchangeProperties implements PropertiesDelegate {
     private static final List<String> BUILT_IN = List.of(FlecheProperties.REMOTE_ADDRESS,
@@ -32,6 +35,10 @@ public final class ExchangeProperties implements PropertiesDelegate {
     private final HttpExchange exchange;
     private final ResponseWriter writer;
     private Map<String, Object> map;
+    /** {@code TracingLogger.PROPERTY_NAME}: set by Jersey on every request, tracing or not. */
+    private Object tracingLogger;
+    /** {@link LengthBuffer#HELD}: set on every response with an entity. */
+    private Object held;
 
     public ExchangeProperties(HttpExchange exchange, ResponseWriter writer) {
         this.exchange = exchange;
@@ -40,6 +47,12 @@ public final class ExchangeProperties implements PropertiesDelegate {
 
     @Override
     public Object getProperty(String name) {
+        if (LengthBuffer.HELD.equals(name)) {
+            return held;
+        }
+        if (TracingLogger.PROPERTY_NAME.equals(name)) {
+            return tracingLogger;
+        }
         if (map != null && map.containsKey(name)) {
             return map.get(name);
         }
@@ -74,6 +87,12 @@ public final class ExchangeProperties implements PropertiesDelegate {
     public Collection<String> getPropertyNames() {
         List<String> names = new ArrayList<>(BUILT_IN.size() + (map == null ? 0 : map.size()));
         names.addAll(BUILT_IN);
+        if (tracingLogger != null) {
+            names.add(TracingLogger.PROPERTY_NAME);
+        }
+        if (held != null) {
+            names.add(LengthBuffer.HELD);
+        }
         if (clientCertificates() != null) {
             names.add(FlecheProperties.CLIENT_CERTIFICATES);
         }
@@ -89,15 +108,27 @@ public final class ExchangeProperties implements PropertiesDelegate {
 
     @Override
     public void setProperty(String name, Object value) {
-        if (map == null) {
-            map = new HashMap<>();
+        if (LengthBuffer.HELD.equals(name)) {
+            held = value;
+        } else if (TracingLogger.PROPERTY_NAME.equals(name)) {
+            tracingLogger = value;
+        } else if (value == null && !BUILT_IN.contains(name) && !FlecheProperties.CLIENT_CERTIFICATES.equals(name)) {
+            removeProperty(name);
+        } else {
+            if (map == null) {
+                map = new HashMap<>();
+            }
+            map.put(name, value);
         }
-        map.put(name, value);
     }
 
     @Override
     public void removeProperty(String name) {
-        if (BUILT_IN.contains(name) || FlecheProperties.CLIENT_CERTIFICATES.equals(name)) {
+        if (LengthBuffer.HELD.equals(name)) {
+            held = null;
+        } else if (TracingLogger.PROPERTY_NAME.equals(name)) {
+            tracingLogger = null;
+        } else if (BUILT_IN.contains(name) || FlecheProperties.CLIENT_CERTIFICATES.equals(name)) {
             setProperty(name, null); // shadows the built-in value
         } else if (map != null) {
             map.remove(name);
