@@ -91,6 +91,28 @@ class MinDataRateTest {
     }
 
     @Test
+    void theRefusalOfAHeadRequestHasTheLengthOfItsTextButNoBody() throws Exception {
+        start(echoLength());
+        try (RawClient client = RawClient.connect(server)) {
+            String head = "HEAD /upload HTTP/1.1\r\nHost: test\r\nContent-Length: 2000\r\n\r\n";
+            client.send(head + "x".repeat(100));
+            awaitRead(head.length() + 100);
+            advance(Duration.ofMillis(5_050)); // 100 bytes of the 500 the window needs
+            String reason = "request body slower than the minimum data rate\n";
+            // RFC 9112 6.3: a response to HEAD ends with its head; a body here would be read as the next response
+            assertEquals("""
+                    HTTP/1.1 408 Request Timeout\r
+                    Content-Type: text/plain; charset=utf-8\r
+                    Date: <date>\r
+                    Content-Length: %d\r
+                    Connection: close\r
+                    \r
+                    """.formatted(reason.length()), client.readToEof());
+        }
+        Await.until("the timeout is counted", () -> server.metrics().timeouts() == 1);
+    }
+
+    @Test
     void aBodyAtTheRateIsNeverAffected() throws Exception {
         start(echoLength());
         try (RawClient client = RawClient.connect(server)) {

@@ -95,7 +95,7 @@ public final class Acceptor implements Runnable {
                 channel.configureBlocking(false);
                 refusal.clear();
                 Refusal overloaded = Refusal.OVERLOADED;
-                encoder.encodeRefusal(refusal, overloaded.status(), overloaded.reason(null), renderer, retryAfter);
+                encoder.encodeRefusal(refusal, overloaded.status(), overloaded.reason(null), renderer, retryAfter, false);
                 // a fresh socket's send buffer always takes these few bytes
                 written = channel.write(ByteBuffer.wrap(refusal.array(), 0, refusal.size()));
             } catch (IOException ignored) {

@@ -854,7 +854,7 @@ final class Connection extends TimerNode
         out.truncate(mark);
         Refusal refusal = Refusal.INVALID_RESPONSE_HEAD;
         telemetry.refusalFraming(refusal.name(), refusal.status(), out);
-        out.refusal(refusal.status(), refusal.reason(reactor.options));
+        out.refusal(refusal.status(), refusal.reason(reactor.options), ex.isHead());
         telemetry.responded(refusal.status());
         responseComplete(ex, true);
     }
@@ -1001,10 +1001,15 @@ final class Connection extends TimerNode
             }
         }
         telemetry.refusalFraming(rule, status, outbound);
-        out().refusal(status, reason);
+        out().refusal(status, reason, refusalAnswersHead());
         telemetry.responded(status);
         telemetry.responseFramed(outbound);
         closing(true);
+    }
+
+    /** Whether a refusal written now answers a {@code HEAD} request, and so has no body (the fuzz harness asks too). */
+    boolean refusalAnswersHead() {
+        return exchange != null && exchange.isHead();
     }
 
     // ---------------------------------------------------------------- output

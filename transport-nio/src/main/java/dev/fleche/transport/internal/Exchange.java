@@ -103,6 +103,11 @@ final class Exchange implements HttpExchange {
         }
     }
 
+    /** Whether the request is {@code HEAD}: its answers, refusals included, have no body. */
+    boolean isHead() {
+        return isHead;
+    }
+
     // ---------------------------------------------------------------- request view
 
     @Override public String method() { return head.method(); }

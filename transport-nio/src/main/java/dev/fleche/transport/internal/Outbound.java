@@ -115,8 +115,8 @@ final class Outbound {
     }
 
     /** Frames a refusal of the transport's own; the connection closes after it. */
-    void refusal(int status, String reason) {
-        reactor.encoder.encodeRefusal(stage(), status, reason, reactor.options.errorRenderer(), null);
+    void refusal(int status, String reason, boolean head) {
+        reactor.encoder.encodeRefusal(stage(), status, reason, reactor.options.errorRenderer(), null, head);
         streamCloses = true;
     }
 

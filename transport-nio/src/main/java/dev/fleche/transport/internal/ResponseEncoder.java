@@ -90,9 +90,11 @@ final class ResponseEncoder {
 
     /**
      * Writes a refusal of the transport's own: the renderer's body, {@code Connection: close}, and {@code extra}
-     * fields (such as {@code Retry-After}) or null.
+     * fields (such as {@code Retry-After}) or null. The refusal of a {@code HEAD} request ({@code head}) has the
+     * body's {@code Content-Length} and no body (RFC 9110 9.3.2, RFC 9112 6.3).
      */
-    void encodeRefusal(ByteSink out, int status, String reason, ErrorRenderer renderer, HttpFields extra) {
+    void encodeRefusal(ByteSink out, int status, String reason, ErrorRenderer renderer, HttpFields extra,
+                       boolean head) {
         ErrorRenderer.Body body = renderError(renderer, status, reason);
         HttpFields fields = new HttpFields(extra == null ? 1 : 1 + extra.size()).add("Content-Type", body.contentType());
         if (extra != null) {
@@ -100,8 +102,10 @@ final class ResponseEncoder {
                 fields.add(extra.name(i), extra.value(i));
             }
         }
-        encodeHead(out, status, null, fields, body.bytes().length, false, true, false, false);
-        out.put(body.bytes());
+        encodeHead(out, status, null, fields, body.bytes().length, false, true, false, head);
+        if (!head) {
+            out.put(body.bytes());
+        }
     }
 
     /** The configured renderer's body, or plain text when it fails (an error page must never fail). */

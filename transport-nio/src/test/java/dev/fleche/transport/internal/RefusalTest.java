@@ -37,7 +37,7 @@ class RefusalTest {
         ErrorRenderer json = (status, reason) -> new ErrorRenderer.Body("application/json",
                 ("{\"status\":" + status + "}").getBytes(US_ASCII));
         new ResponseEncoder().encodeRefusal(sink, 503, "too many connections", json,
-                new HttpFields(1).add("Retry-After", "1"));
+                new HttpFields(1).add("Retry-After", "1"), false);
         String text = new String(sink.toByteArray(), US_ASCII).replaceAll("Date: [^\r]*", "Date: <date>");
         assertEquals("""
                 HTTP/1.1 503 Service Unavailable\r
@@ -51,12 +51,28 @@ class RefusalTest {
     }
 
     @Test
+    void theRefusalOfAHeadRequestKeepsTheLengthAndLeavesTheBodyOut() {
+        ByteSink sink = new ByteSink(256);
+        new ResponseEncoder().encodeRefusal(sink, 413, "request body larger than 1000 bytes",
+                ErrorRenderer.PLAIN_TEXT, null, true);
+        String text = new String(sink.toByteArray(), US_ASCII).replaceAll("Date: [^\r]*", "Date: <date>");
+        assertEquals("""
+                HTTP/1.1 413 Content Too Large\r
+                Content-Type: text/plain; charset=utf-8\r
+                Date: <date>\r
+                Content-Length: 36\r
+                Connection: close\r
+                \r
+                """, text);
+    }
+
+    @Test
     void aFailingRendererFallsBackToPlainText() {
         ByteSink sink = new ByteSink(256);
         ErrorRenderer broken = (status, reason) -> {
             throw new IllegalStateException("broken");
         };
-        new ResponseEncoder().encodeRefusal(sink, 408, "request head not received in time", broken, null);
+        new ResponseEncoder().encodeRefusal(sink, 408, "request head not received in time", broken, null, false);
         String text = new String(sink.toByteArray(), US_ASCII);
         assertTrue(text.startsWith("HTTP/1.1 408 Request Timeout\r\nContent-Type: text/plain; charset=utf-8\r\n"), text);
         assertTrue(text.endsWith("\r\nConnection: close\r\n\r\nrequest head not received in time\n"), text);
