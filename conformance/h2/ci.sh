@@ -16,10 +16,15 @@ JAVA="${1:-java}"
 JAR="$ROOT/perf/target/fleche-perf.jar"
 [[ -f "$JAR" ]] || { echo "no $JAR: build it first (mvn -B -DskipTests install -pl perf -am)" >&2; exit 2; }
 WORK="$(mktemp -d)"
-PIDS=()
+# The servers' pids go to a file: start() runs in a command substitution, a subshell whose variables this shell
+# never sees (an array here stayed empty, and every run left both servers running).
 cleanup() {
-    for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
-    for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
+    local pids=()
+    [[ -f "$WORK/pids" ]] && mapfile -t pids < "$WORK/pids"
+    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+    for pid in "${pids[@]}"; do
+        for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    done
     rm -rf "$WORK"
 }
 trap cleanup EXIT
@@ -34,8 +39,8 @@ keytool=$(dirname "$(readlink -f "$(command -v "$JAVA")")")/keytool
 # Starts FlecheRawPeer with "$@" and echoes the port it printed in READY <port>.
 start() {
     "$JAVA" -Xmx256m -cp "$JAR" dev.fleche.perf.fleche.FlecheRawPeer 0 "$@" > "$WORK/peer-$#.log" 2>&1 &
-    PIDS+=($!)
     local pid=$!
+    echo "$pid" >> "$WORK/pids"
     for _ in $(seq 1 300); do
         if grep -q '^READY ' "$WORK/peer-$#.log"; then
             sed -n 's/^READY \([0-9]*\).*/\1/p' "$WORK/peer-$#.log" | head -1
