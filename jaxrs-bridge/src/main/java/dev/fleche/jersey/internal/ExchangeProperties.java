@@ -74,6 +74,11 @@ public final class ExchangeProperties implements PropertiesDelegate {
         return null;
     }
 
+    /** Whether {@code name} is a property this class makes when asked for (a {@code null} shadows it). */
+    private static boolean builtIn(String name) {
+        return BUILT_IN.contains(name) || FlecheProperties.CLIENT_CERTIFICATES.equals(name);
+    }
+
     /** The verified client chain, the client's own certificate first (a new array each time), or null. */
     private X509Certificate[] clientCertificates() {
         TlsInfo tls = exchange.tls();
@@ -112,7 +117,7 @@ public final class ExchangeProperties implements PropertiesDelegate {
             held = value;
         } else if (TracingLogger.PROPERTY_NAME.equals(name)) {
             tracingLogger = value;
-        } else if (value == null && !BUILT_IN.contains(name) && !FlecheProperties.CLIENT_CERTIFICATES.equals(name)) {
+        } else if (value == null && !builtIn(name)) {
             removeProperty(name);
         } else {
             if (map == null) {
@@ -128,7 +133,7 @@ public final class ExchangeProperties implements PropertiesDelegate {
             held = null;
         } else if (TracingLogger.PROPERTY_NAME.equals(name)) {
             tracingLogger = null;
-        } else if (BUILT_IN.contains(name) || FlecheProperties.CLIENT_CERTIFICATES.equals(name)) {
+        } else if (builtIn(name)) {
             setProperty(name, null); // shadows the built-in value
         } else if (map != null) {
             map.remove(name);
