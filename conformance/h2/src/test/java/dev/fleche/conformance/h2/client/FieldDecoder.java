@@ -5,6 +5,7 @@ import dev.fleche.conformance.h2.client.Frame.Field;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Deque;
 import java.util.List;
 
@@ -133,7 +134,7 @@ public final class FieldDecoder {
         if (length > block.length - at[0]) {
             throw new HpackException("string literal of " + length + " octets runs past the block");
         }
-        byte[] octets = java.util.Arrays.copyOfRange(block, at[0], at[0] + (int) length);
+        byte[] octets = Arrays.copyOfRange(block, at[0], at[0] + (int) length);
         at[0] += (int) length;
         return new String(huffman ? Huffman.decode(octets) : octets, StandardCharsets.ISO_8859_1);
     }

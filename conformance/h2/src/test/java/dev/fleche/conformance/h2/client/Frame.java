@@ -2,6 +2,7 @@ package dev.fleche.conformance.h2.client;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -66,7 +67,7 @@ public record Frame(int type, int flags, int stream, byte[] payload, List<Field>
             return payload;
         }
         int pad = payload[0] & 0xFF;
-        return java.util.Arrays.copyOfRange(payload, 1, payload.length - pad);
+        return Arrays.copyOfRange(payload, 1, payload.length - pad);
     }
 
     /** The value of field {@code name} in a HEADERS frame's block, or {@code null}. */

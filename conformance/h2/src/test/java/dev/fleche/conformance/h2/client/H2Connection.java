@@ -16,7 +16,6 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -26,7 +25,7 @@ import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSocket;
 
 /**
- * A raw HTTP/2 client for conformance tests, JDK only: it writes whatever frames a test asks for, byte for byte,
+ * A raw HTTP/2 client for conformance tests, JDK only, used by one thread: it writes whatever frames a test asks for, byte for byte,
  * valid or not, and reads the server's frames one at a time with a deadline. It negotiates nothing on its own (no
  * window updates, no settings acks but in {@link #handshake}), so what the server sends is what a test sees.
  *
@@ -79,7 +78,7 @@ public final class H2Connection implements AutoCloseable {
     private final String authority;
     private final FieldDecoder decoder = new FieldDecoder(TABLE_SIZE);
     private final Deque<Frame> pending = new ArrayDeque<>();
-    private final List<String> transcript = Collections.synchronizedList(new ArrayList<>());
+    private final List<String> transcript = new ArrayList<>();
     private final Map<Integer, Long> serverSettings = new LinkedHashMap<>();
     private boolean ended;
 
@@ -314,9 +313,7 @@ public final class H2Connection implements AutoCloseable {
 
     /** The transcript so far, one frame a line, for failure messages. */
     public String transcript() {
-        synchronized (transcript) {
-            return String.join("\n", transcript);
-        }
+        return String.join("\n", transcript);
     }
 
     /** An AssertionError saying {@code what}, with the transcript. */
