@@ -37,6 +37,7 @@ case "$SOURCE/" in
 esac
 BIN="$WORK/h2spec"
 JAVA="${JAVA:-java}"
+SUMMARY=""
 
 need_packages() {
     local missing=()
@@ -90,6 +91,7 @@ run_h2spec() {
         port="${BASH_REMATCH[4]:-80}"
     fi
     set +e
+    SUMMARY=""
     "$BIN" -h "$host" -p "$port" -P "$path" "${tls[@]}" -o 3 -j "$WORK/$name.xml" "$@" > "$WORK/$name.log" 2>&1
     set -e
     if grep -q '^Failures:' "$WORK/$name.log"; then
