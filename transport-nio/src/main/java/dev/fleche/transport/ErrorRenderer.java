@@ -30,9 +30,12 @@ public interface ErrorRenderer {
     private static String title(int status) {
         return switch (status) {
             case 400 -> "Bad Request";
+            case 404 -> "Not Found";
+            case 405 -> "Method Not Allowed";
             case 408 -> "Request Timeout";
             case 413 -> "Content Too Large";
             case 414 -> "URI Too Long";
+            case 416 -> "Range Not Satisfiable";
             case 417 -> "Expectation Failed";
             case 431 -> "Request Header Fields Too Large";
             case 500 -> "Internal Server Error";

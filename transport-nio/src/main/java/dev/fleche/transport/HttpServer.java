@@ -50,10 +50,16 @@ public final class HttpServer implements AutoCloseable {
 
     private HttpServer(ServerOptions options, HttpHandler handler) {
         this.options = Objects.requireNonNull(options, "options");
-        this.handler = Objects.requireNonNull(handler, "handler");
+        Objects.requireNonNull(handler, "handler");
+        this.handler = options.staticContent().isEmpty() ? handler : StaticHandler.of(handler, options.staticContent());
     }
 
-    /** A server for {@code handler} with {@code options}; nothing is bound until {@link #start()}. */
+    /**
+     * A server for {@code handler} with {@code options}; nothing is bound until {@link #start()}. With
+     * {@link ServerOptions#staticContent()}, a {@link StaticHandler} answers its prefixes before {@code handler}.
+     *
+     * @throws IllegalArgumentException when a static content directory does not exist
+     */
     public static HttpServer create(ServerOptions options, HttpHandler handler) {
         return new HttpServer(options, handler);
     }

@@ -88,6 +88,8 @@ import java.util.function.LongSupplier;
  *   <tr><td>{@code http2MaxContinuationFrames}</td><td>16</td><td>CONTINUATION frames of one header block; beyond
  *       it (or beyond {@code maxHeaderBytes} of block) {@code GOAWAY ENHANCE_YOUR_CALM}, before any HPACK
  *       decoding</td></tr>
+ *   <tr><td>{@code staticContent}</td><td>none</td><td>static files served at these prefixes before the handler
+ *       runs ({@link StaticContent}, {@link StaticHandler}); every other path stays the handler's</td></tr>
  * </table>
  */
 public record ServerOptions(
@@ -123,7 +125,8 @@ public record ServerOptions(
         int http2HeaderTableBytes,
         int http2MaxResets,
         int http2MaxControlFrames,
-        int http2MaxContinuationFrames) {
+        int http2MaxContinuationFrames,
+        java.util.List<StaticContent> staticContent) {
 
     /** Validates every setting; use {@link #builder()} rather than this constructor. */
     public ServerOptions {
@@ -158,6 +161,7 @@ public record ServerOptions(
         positive("http2MaxResets", http2MaxResets);
         positive("http2MaxControlFrames", http2MaxControlFrames);
         atLeast("http2MaxContinuationFrames", http2MaxContinuationFrames, 0);
+        staticContent = staticContent == null ? java.util.List.of() : java.util.List.copyOf(staticContent);
     }
 
     /** The window over which {@code http2MaxResets} and {@code http2MaxControlFrames} are counted. */
@@ -241,6 +245,7 @@ public record ServerOptions(
         private int http2MaxResets = 200;
         private int http2MaxControlFrames = 1_000;
         private int http2MaxContinuationFrames = 16;
+        private final java.util.List<StaticContent> staticContent = new java.util.ArrayList<>();
 
         private Builder() {
         }
@@ -279,6 +284,7 @@ public record ServerOptions(
             http2MaxResets = o.http2MaxResets;
             http2MaxControlFrames = o.http2MaxControlFrames;
             http2MaxContinuationFrames = o.http2MaxContinuationFrames;
+            staticContent.addAll(o.staticContent);
         }
 
         public Builder address(InetSocketAddress value) { address = value; return this; }
@@ -334,6 +340,11 @@ public record ServerOptions(
         public Builder http2MaxResets(int value) { http2MaxResets = value; return this; }
         public Builder http2MaxControlFrames(int value) { http2MaxControlFrames = value; return this; }
         public Builder http2MaxContinuationFrames(int value) { http2MaxContinuationFrames = value; return this; }
+        /** Adds static files served at their prefix before the handler ({@link StaticContent}). */
+        public Builder staticContent(StaticContent value) {
+            staticContent.add(java.util.Objects.requireNonNull(value, "staticContent"));
+            return this;
+        }
 
         /** Validates and returns the options; throws {@link IllegalArgumentException} naming a bad setting. */
         public ServerOptions build() {
@@ -343,7 +354,7 @@ public record ServerOptions(
                     writeStallTimeout, minRequestBodyRate, minResponseRate, errorRenderer, nanoClock, tls,
                     accessLog, http2PriorKnowledge, http2Upgrade, http2Alpn, http2MaxConcurrentStreams,
                     http2InitialWindowBytes, http2MaxFrameBytes, http2HeaderTableBytes, http2MaxResets,
-                    http2MaxControlFrames, http2MaxContinuationFrames);
+                    http2MaxControlFrames, http2MaxContinuationFrames, staticContent);
         }
     }
 }

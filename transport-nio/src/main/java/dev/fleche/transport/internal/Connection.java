@@ -408,6 +408,8 @@ final class Connection extends TimerNode
         } else if (e instanceof SSLException) {
             telemetry.tlsFailed(state, e.getMessage());
             close("tls-error");
+        } else if (e instanceof FileRegion.Changed) {
+            close("file-changed"); // the response is cut short: its Content-Length would lie
         } else {
             close(reason);
         }
@@ -792,6 +794,42 @@ final class Connection extends TimerNode
     /** The exchange {@code stream} when a response part of it may still be written, else null. */
     private Exchange writable(int stream) {
         return state != State.LINGERING && state != State.CLOSED ? inFlight(stream) : null;
+    }
+
+    /** Whether a response may send a file with {@link #respondFile}: on a plain socket (TLS encrypts in the heap). */
+    boolean takesFileRegions() {
+        return channel instanceof PlainChannel;
+    }
+
+    /**
+     * The whole response of {@code stream}, its body {@code region} of a file, which goes from the file to the socket
+     * ({@link FileRegion}); at once on the loop, else queued to it. The region is closed when the stream is over.
+     */
+    void respondFile(int stream, int status, HttpFields fields, FileRegion region) {
+        if (reactor.inLoop()) {
+            respondFileOnLoop(stream, status, fields, region);
+        } else {
+            reactor.execute(() -> respondFileOnLoop(stream, status, fields, region));
+        }
+    }
+
+    private void respondFileOnLoop(int stream, int status, HttpFields fields, FileRegion region) {
+        Exchange ex = writable(stream);
+        if (ex == null) {
+            region.close();
+            return;
+        }
+        boolean close = closesAfter(ex);
+        int mark = out().mark();
+        try {
+            out().file(ex.head(), status, fields, region, close);
+        } catch (IllegalArgumentException e) {
+            region.close();
+            invalidResponseHead(ex, mark, e);
+            return;
+        }
+        telemetry.responded(status);
+        responseComplete(ex, close);
     }
 
     /** Writes a complete response of {@code ex}. */

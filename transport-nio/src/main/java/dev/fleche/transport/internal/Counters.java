@@ -35,6 +35,8 @@ final class Counters {
     final long[] protocolRules = new long[ProtocolRule.values().length];
     /** The transport's own refusals, indexed by {@link Refusal#ordinal()}. */
     final long[] refusals = new long[Refusal.values().length];
+    /** Static content's refusals, indexed by {@link StaticRule#ordinal()}. */
+    final long[] staticRules = new long[StaticRule.values().length];
 
     void responded(int status) {
         int statusClass = status / 100;
@@ -49,5 +51,9 @@ final class Counters {
 
     void refused(Refusal refusal) {
         refusals[refusal.ordinal()]++;
+    }
+
+    void refused(StaticRule rule) {
+        staticRules[rule.ordinal()]++;
     }
 }

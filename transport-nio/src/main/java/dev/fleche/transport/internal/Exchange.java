@@ -42,6 +42,15 @@ final class Exchange implements HttpExchange {
      */
     enum Claim { OPEN, STARTED, WRITTEN, REFUSING }
 
+    /**
+     * What writes a streamed response: told on the loop when bytes left (or the connection is lost), so that it can
+     * go on ({@link ResponseOutput}'s blocked writer, a {@link PacedBody}'s next read).
+     */
+    interface ResponseWriter {
+        /** Reactor: bytes of the connection left, or it closed; go on when due. Called often: must be cheap. */
+        void wakeWriterIfDue();
+    }
+
     /** The body of every request without one: stateless, so one instance can be shared (closing it is a no-op). */
     private static final InputStream EMPTY = new InputStream() {
         @Override
@@ -81,7 +90,7 @@ final class Exchange implements HttpExchange {
     private volatile InputStream bodyStream;
     private volatile HttpFields trailers;
     // response, any thread
-    private volatile ResponseOutput output;
+    private volatile ResponseWriter output;
 
     /** This request's access-log entry (set by the connection when the server has an access log), else null. */
     LogEntry logEntry;
@@ -263,6 +272,48 @@ final class Exchange implements HttpExchange {
         return out;
     }
 
+    /**
+     * Starts a response whose body {@code body} hands over itself (the head with its first part); false when a
+     * response was started already.
+     */
+    boolean startPaced(PacedBody body) {
+        if (!CLAIM.compareAndSet(this, Claim.OPEN, Claim.STARTED)) {
+            return false;
+        }
+        output = body;
+        return true;
+    }
+
+    /**
+     * Sends a whole response whose body is {@code region} of a file, which goes to the socket past the heap; only
+     * when {@link #takesFileRegions()}. The region is closed when it cannot be sent.
+     *
+     * @throws IllegalStateException when a response was started already
+     */
+    void respondFile(int status, HttpFields headers, FileRegion region) {
+        ResponseEncoder.checkStatus(status);
+        if (!CLAIM.compareAndSet(this, Claim.OPEN, Claim.WRITTEN)) {
+            region.close();
+            throw new IllegalStateException("response already started");
+        }
+        ((Connection) door).respondFile(stream, status, headers, region);
+    }
+
+    /** Whether {@link #respondFile} may be used: an HTTP/1.x connection on a plain socket. */
+    boolean takesFileRegions() {
+        return door instanceof Connection connection && connection.takesFileRegions();
+    }
+
+    /** The reactor of this exchange's connection. */
+    Reactor reactor() {
+        return door instanceof Connection connection ? connection.reactor : ((Http2Connection) door).reactor;
+    }
+
+    /** The connection the exchange reaches its loop through (the body pacing needs its queue). */
+    ConnectionDoor door() {
+        return door;
+    }
+
     @Override
     public boolean isResponseStarted() {
         return claim != Claim.OPEN;
@@ -275,7 +326,7 @@ final class Exchange implements HttpExchange {
 
     /** Sent bytes left the outbound queue: wake a blocked writer when below the low watermark. */
     void outboundWritten() {
-        ResponseOutput out = output;
+        ResponseWriter out = output;
         if (out != null) {
             out.wakeWriterIfDue();
         }
@@ -287,7 +338,7 @@ final class Exchange implements HttpExchange {
      */
     private void connectionLost(IOException error) {
         bodyFailed(error);
-        ResponseOutput out = output;
+        ResponseWriter out = output;
         if (out != null) {
             out.wakeWriterIfDue();
         }

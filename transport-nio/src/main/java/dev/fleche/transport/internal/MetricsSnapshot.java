@@ -16,6 +16,7 @@ import java.util.Map;
 public final class MetricsSnapshot {
     private static final ProtocolRule[] RULES = ProtocolRule.values();
     private static final Refusal[] REFUSALS = Refusal.values();
+    private static final StaticRule[] STATIC_RULES = StaticRule.values();
 
     private MetricsSnapshot() {
     }
@@ -28,6 +29,7 @@ public final class MetricsSnapshot {
         long[] classes = new long[Counters.STATUS_CLASSES];
         long[] rules = new long[RULES.length];
         long[] refusals = new long[REFUSALS.length];
+        long[] staticRules = new long[STATIC_RULES.length];
         if (reactors != null) {
             for (Reactor reactor : reactors) {
                 Counters c = reactor.counters();
@@ -46,6 +48,7 @@ public final class MetricsSnapshot {
                 add(classes, c.statusClasses);
                 add(rules, c.protocolRules);
                 add(refusals, c.refusals);
+                add(staticRules, c.staticRules);
             }
         }
         long overloaded = acceptor == null ? 0 : acceptor.refused();
@@ -60,6 +63,11 @@ public final class MetricsSnapshot {
         for (Refusal refusal : REFUSALS) {
             if (refusals[refusal.ordinal()] > 0) {
                 byRule.put(refusal.name(), refusals[refusal.ordinal()]);
+            }
+        }
+        for (StaticRule rule : STATIC_RULES) {
+            if (staticRules[rule.ordinal()] > 0) {
+                byRule.put(rule.name(), staticRules[rule.ordinal()]);
             }
         }
         return new ServerMetrics(open, accepted, overloaded, closed, requests, bytesRead, bytesWritten,

@@ -28,11 +28,19 @@ final class Outbound {
     /** Staged bytes beyond this are written at once rather than at the end of the unit of work. */
     static final int STAGING_FLUSH_BYTES = 16 * 1024;
 
+    /**
+     * In the queue, the place of the next {@link FileRegion} of {@link #files}: the queue stays one of byte buffers, and
+     * a region goes out exactly in its turn. Only its identity counts.
+     */
+    private static final ByteBuffer FILE_MARK = ByteBuffer.allocate(0);
+
     private final Reactor reactor;
     private final ConnectionChannel channel;
     /** Whose bytes these are in the reactor's staging buffer. */
     private final Reactor.Attachment owner;
     private ArrayDeque<ByteBuffer> queue;
+    /** File regions queued (plain channel only), one {@link #FILE_MARK} each in {@link #queue}; null until one is. */
+    private ArrayDeque<FileRegion> files;
     /** Bytes queued for the channel and not yet written; read by blocked writers on other threads. */
     private volatile long queuedBytes;
     private long lastWriteProgress;
@@ -112,6 +120,28 @@ final class Outbound {
             stage().putAscii("0\r\n\r\n");
         }
         return streamCloses;
+    }
+
+    /**
+     * Frames the head of a response whose body is {@code region} of a file, and queues the region behind it: the
+     * file goes from its channel to the socket ({@link FileRegion}). Plain channels only (the connection decides).
+     * A response to {@code HEAD} gets the head alone, and the region is closed.
+     */
+    void file(RequestHead request, int status, HttpFields fields, FileRegion region, boolean close) {
+        boolean isHead = isHead(request);
+        reactor.encoder.encodeHead(stage(), status, null, fields, region.remaining(), false, close,
+                keepAliveOn10(request), isHead);
+        if (isHead || !ResponseEncoder.bodyAllowed(status) || region.done()) {
+            region.close();
+            return;
+        }
+        stagingToQueue();
+        if (files == null) {
+            files = new ArrayDeque<>(2);
+        }
+        files.add(region);
+        enqueue(FILE_MARK);
+        queuedBytes += region.remaining();
     }
 
     /** Frames a refusal of the transport's own; the connection closes after it. */
@@ -246,6 +276,17 @@ final class Outbound {
         long total = 0;
         while (!waiting.isEmpty()) {
             ByteBuffer head = waiting.peek();
+            if (head == FILE_MARK) {
+                FileRegion region = files.peek();
+                total += region.transferTo(((PlainChannel) channel).socket()); // Changed: the connection closes
+                if (!region.done()) {
+                    break;
+                }
+                region.close();
+                files.poll();
+                waiting.poll();
+                continue;
+            }
             total += channel.write(head);
             if (head.hasRemaining()) {
                 break;
@@ -258,10 +299,16 @@ final class Outbound {
         return total;
     }
 
-    /** On close: forgets the queued bytes. */
+    /** On close: forgets the queued bytes, and closes the files it had yet to send. */
     void drop() {
         queue = null;
         queuedBytes = 0;
+        if (files != null) {
+            for (FileRegion region : files) {
+                region.close();
+            }
+            files = null;
+        }
     }
 
     // ---------------------------------------------------------------- minimum data rate

@@ -15,6 +15,11 @@ final class PlainChannel implements ConnectionChannel {
         this.socket = socket;
     }
 
+    /** The socket, for {@link FileRegion}s: a file goes to it with {@code transferTo}, past the heap. */
+    SocketChannel socket() {
+        return socket;
+    }
+
     @Override
     public int read(ByteBuffer dst) throws IOException {
         return socket.read(dst);

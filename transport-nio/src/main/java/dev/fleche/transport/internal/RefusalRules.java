@@ -7,7 +7,7 @@ import java.util.List;
 
 /**
  * The names refusals are counted under ({@code ServerMetrics.refusalsByRule}): the parser's {@link ProtocolRule}s,
- * then the transport's own {@link Refusal}s.
+ * then the transport's own {@link Refusal}s, then static content's {@link StaticRule}s.
  */
 public final class RefusalRules {
     private static final List<String> NAMES = ruleNames();
@@ -29,6 +29,9 @@ public final class RefusalRules {
             if (refusal != Refusal.HANDLER_FAILED && refusal != Refusal.INVALID_RESPONSE_HEAD) {
                 names.add(refusal.name()); // those two answer the handler's failure, not the request: not refusals
             }
+        }
+        for (StaticRule rule : StaticRule.values()) {
+            names.add(rule.name());
         }
         return List.copyOf(names);
     }

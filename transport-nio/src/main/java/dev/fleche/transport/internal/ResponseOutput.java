@@ -18,7 +18,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * aborted (the bytes of that write cannot be kept). It reaches its connection only through the
  * {@link ConnectionDoor}, and its exchange only as the handler does ({@link HttpExchange}).
  */
-final class ResponseOutput extends OutputStream {
+final class ResponseOutput extends OutputStream implements Exchange.ResponseWriter {
     private static final int BUFFER_BYTES = 8192;
 
     private final ConnectionDoor door;
@@ -174,7 +174,8 @@ final class ResponseOutput extends OutputStream {
     }
 
     /** Reactor: bytes left the outbound queue, or the connection closed; wakes a blocked writer if due. */
-    void wakeWriterIfDue() {
+    @Override
+    public void wakeWriterIfDue() {
         if (waiting && (backlog() <= highWater / 2 || !exchange.isOpen())) {
             lock.lock();
             try {
