@@ -31,9 +31,17 @@ public final class MainProcess implements AutoCloseable {
     /** Starts {@code mainClass} with {@code args} and waits up to 60 s for its {@code READY <port>} line. */
     public static MainProcess start(Class<?> mainClass, String... args)
             throws IOException, InterruptedException, ExecutionException, TimeoutException {
+        return startWithJvmOptions(List.of(), mainClass, args);
+    }
+
+    /** {@link #start} with {@code jvmOptions} (e.g. {@code -Xmx64m}) before the main class. */
+    public static MainProcess startWithJvmOptions(List<String> jvmOptions, Class<?> mainClass, String... args)
+            throws IOException, InterruptedException, ExecutionException, TimeoutException {
         String java = System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
         String classPath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-        List<String> command = new ArrayList<>(List.of(java, "-cp", classPath, mainClass.getName()));
+        List<String> command = new ArrayList<>(List.of(java));
+        command.addAll(jvmOptions);
+        command.addAll(List.of("-cp", classPath, mainClass.getName()));
         command.addAll(List.of(args));
         Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         try {
