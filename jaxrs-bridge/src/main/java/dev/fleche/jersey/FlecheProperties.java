@@ -42,6 +42,11 @@ package dev.fleche.jersey;
  *       off (each only where the application does not set that Jersey property itself), for a faster start. The
  *       application must then register what it uses: features that auto-discovery would add, entity providers
  *       that jars list as services. Read from the {@code Application} instance's properties.</td></tr>
+ *   <tr><td>{@value #STATIC_CONTENT}</td><td>{@link dev.fleche.transport.StaticContent}, or a collection of
+ *       them</td><td>none</td><td>static files (a directory, a class-path prefix) served at their path prefixes
+ *       beside the application, by the transport before Jersey: a static request costs no Jersey work, and every
+ *       path no prefix claims stays the application's. Read from the application's properties and from a
+ *       {@code SeBootstrap} configuration; added to those of {@code ServerOptions.staticContent}</td></tr>
  *   <tr><td>{@value #SERVER_OPTIONS}</td><td>{@link dev.fleche.transport.ServerOptions}</td><td>defaults</td><td>the
  *       transport settings where no other way to pass them exists (test container, {@code SeBootstrap}); the
  *       address still comes from the URI or bootstrap configuration</td></tr>
@@ -85,6 +90,8 @@ public final class FlecheProperties {
     public static final String MAX_BUFFERED_ENTITY_BYTES = "fleche.jersey.maxBufferedEntityBytes";
     /** The closed-world start-up preset (see the table; {@code internal.FastStart} lists what it sets). */
     public static final String FAST_START = "fleche.jersey.fastStart";
+    /** Static files served beside the application: a {@code StaticContent} or a collection of them. */
+    public static final String STATIC_CONTENT = "fleche.jersey.staticContent";
     /** Transport settings for the test container and {@code SeBootstrap}. */
     public static final String SERVER_OPTIONS = "fleche.jersey.serverOptions";
 

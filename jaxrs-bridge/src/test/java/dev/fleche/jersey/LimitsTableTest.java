@@ -4,6 +4,7 @@ import dev.fleche.jersey.internal.Settings;
 import dev.fleche.jersey.internal.Workers;
 import dev.fleche.transport.MinDataRate;
 import dev.fleche.transport.ServerOptions;
+import dev.fleche.transport.StaticContent;
 import org.glassfish.jersey.CommonProperties;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -34,7 +35,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class LimitsTableTest {
     /** Components of {@link ServerOptions} that are not limits. */
     private static final Set<String> NOT_LIMITS = Set.of("address", "reactors", "backlog", "errorRenderer",
-            "nanoClock", "tls", "accessLog", "http2PriorKnowledge", "http2Upgrade", "http2Alpn");
+            "nanoClock", "tls", "accessLog", "http2PriorKnowledge", "http2Upgrade", "http2Alpn", "staticContent");
+    /** A row whose setting is one of static content's ({@code StaticContent.maxCacheBytes}) is held against this. */
+    private static final String STATIC_CONTENT = "StaticContent.";
 
     /** One row: limit, default, ServerOptions setting, Jersey property, beyond it. */
     private record Row(String limit, String defaultValue, String setting, String property) {
@@ -86,7 +89,13 @@ class LimitsTableTest {
             if (row.setting() == null) {
                 continue;
             }
-            Object value = ServerOptions.class.getMethod(row.setting()).invoke(defaults);
+            Object value;
+            if (row.setting().startsWith(STATIC_CONTENT)) {
+                String name = row.setting().substring(STATIC_CONTENT.length());
+                value = StaticContent.class.getMethod(name).invoke(StaticContent.classPath("/s/", "static").build());
+            } else {
+                value = ServerOptions.class.getMethod(row.setting()).invoke(defaults);
+            }
             assertEquals(row.defaultValue(), describe(row.setting(), value), row.limit());
         }
     }

@@ -48,6 +48,9 @@ import java.util.regex.Pattern;
  *       memory once read (jar entries are read off the reactors; cached ones are answered on them)</td></tr>
  *   <tr><td>{@code maxCacheBytes}</td><td>16 MiB</td><td>class path: the most bytes kept for this prefix; beyond it
  *       the least recently used resources are dropped</td></tr>
+ *   <tr><td>{@code maxCachedNames}</td><td>4,096</td><td>class path: the most names kept for this prefix (what a
+ *       name is — a resource, a folder, missing — is learnt off the reactor once); beyond it the least recently used
+ *       are forgotten</td></tr>
  * </table>
  *
  * @param prefix             the path prefix, starting and ending with {@code /}
@@ -65,11 +68,12 @@ import java.util.regex.Pattern;
  * @param mediaTypes         extensions (lower case, no dot) to media types, added to the built-in table
  * @param maxCachedFileBytes the largest class-path resource kept in memory
  * @param maxCacheBytes      the most class-path bytes kept in memory for this prefix
+ * @param maxCachedNames     the most class-path names kept for this prefix
  */
 public record StaticContent(String prefix, Path directory, String classPath, ClassLoader classLoader, String index,
                             String cacheControl, Pattern immutableNames, boolean precompressed, String fallback,
                             boolean fallThrough, boolean hidden, boolean linksOutside, Map<String, String> mediaTypes,
-                            int maxCachedFileBytes, long maxCacheBytes) {
+                            int maxCachedFileBytes, long maxCacheBytes, int maxCachedNames) {
 
     /** The default of {@code immutableNames}: a dot or dash, 8 or more hex digits or base-36 letters, an extension. */
     public static final String FINGERPRINTED = ".*[.-][0-9a-zA-Z]{8,}\\.[0-9a-zA-Z]+";
@@ -113,6 +117,9 @@ public record StaticContent(String prefix, Path directory, String classPath, Cla
         }
         if (maxCacheBytes < maxCachedFileBytes) {
             throw new IllegalArgumentException("maxCacheBytes must be >= maxCachedFileBytes, was " + maxCacheBytes);
+        }
+        if (maxCachedNames < 1) {
+            throw new IllegalArgumentException("maxCachedNames must be >= 1, was " + maxCachedNames);
         }
         TreeMap<String, String> types = new TreeMap<>();
         (mediaTypes == null ? Map.<String, String>of() : mediaTypes).forEach((extension, type) -> {
@@ -161,6 +168,7 @@ public record StaticContent(String prefix, Path directory, String classPath, Cla
         private final Map<String, String> mediaTypes = new TreeMap<>();
         private int maxCachedFileBytes = 64 * 1024;
         private long maxCacheBytes = 16L * 1024 * 1024;
+        private int maxCachedNames = 4096;
 
         private Builder(String prefix, Path directory, String classPath, ClassLoader classLoader) {
             this.prefix = prefix;
@@ -192,12 +200,13 @@ public record StaticContent(String prefix, Path directory, String classPath, Cla
         }
         public Builder maxCachedFileBytes(int value) { maxCachedFileBytes = value; return this; }
         public Builder maxCacheBytes(long value) { maxCacheBytes = value; return this; }
+        public Builder maxCachedNames(int value) { maxCachedNames = value; return this; }
 
         /** Validates and returns the settings; throws {@link IllegalArgumentException} naming a bad one. */
         public StaticContent build() {
             return new StaticContent(prefix, directory, classPath, classLoader, index, cacheControl, immutableNames,
                     precompressed, fallback, fallThrough, hidden, linksOutside, mediaTypes, maxCachedFileBytes,
-                    maxCacheBytes);
+                    maxCacheBytes, maxCachedNames);
         }
     }
 }

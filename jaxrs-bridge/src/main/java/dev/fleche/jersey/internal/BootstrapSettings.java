@@ -37,6 +37,8 @@ import javax.net.ssl.SSLContext;
  *   <tr><td>{@value FlecheProperties#MAX_REQUEST_BODY_BYTES},
  *       {@value FlecheProperties#MAX_BUFFERED_ENTITY_BYTES}</td><td>the request body limits (the application's own
  *       properties win)</td></tr>
+ *   <tr><td>{@value FlecheProperties#STATIC_CONTENT}</td><td>static files served beside the application (a
+ *       {@code StaticContent} or a collection of them), with the application's own</td></tr>
  * </table>
  *
  * @param address   where to listen and the root path
@@ -61,7 +63,7 @@ public record BootstrapSettings(ServerAddress address, boolean autoStart, Server
         ServerOptions given = options instanceof ServerOptions ? (ServerOptions) options : null;
         Map<String, Object> limits = new java.util.HashMap<>();
         for (String name : new String[] {FlecheProperties.MAX_REQUEST_BODY_BYTES,
-                FlecheProperties.MAX_BUFFERED_ENTITY_BYTES}) {
+                FlecheProperties.MAX_BUFFERED_ENTITY_BYTES, FlecheProperties.STATIC_CONTENT}) {
             Object value = configuration.property(name);
             if (value != null) {
                 limits.put(name, value);

@@ -3,6 +3,7 @@ package dev.fleche.jersey.internal;
 import dev.fleche.jersey.FlecheProperties;
 import dev.fleche.transport.ErrorRenderer;
 import dev.fleche.transport.ServerOptions;
+import dev.fleche.transport.StaticContent;
 import dev.fleche.transport.TlsOptions;
 
 import java.net.InetSocketAddress;
@@ -73,7 +74,7 @@ public record ServerAddress(String host, int port, String rootPath, boolean http
      * The transport settings of an application: {@code given} when not null, else its
      * {@value FlecheProperties#SERVER_OPTIONS} property, else the defaults; then its
      * {@value FlecheProperties#MAX_REQUEST_BODY_BYTES} and {@value FlecheProperties#MAX_BUFFERED_ENTITY_BYTES}
-     * properties, when set, as the body limits ({@code -1}: none). The transport's own refusals are answered as
+     * properties, when set, as the body limits ({@code -1}: none), and its {@value FlecheProperties#STATIC_CONTENT}. The transport's own refusals are answered as
      * {@code application/problem+json} ({@link ErrorRenderer#PROBLEM_JSON}) unless the options chose a renderer.
      */
     public static ServerOptions optionsFrom(ServerOptions given, Map<String, Object> properties) {
@@ -85,6 +86,7 @@ public record ServerAddress(String host, int port, String rootPath, boolean http
         if (options.errorRenderer() == ErrorRenderer.PLAIN_TEXT) {
             options = options.toBuilder().errorRenderer(ErrorRenderer.PROBLEM_JSON).build();
         }
+        options = withStaticContent(options, properties.get(FlecheProperties.STATIC_CONTENT));
         Long maxBody = Settings.longValue(properties, FlecheProperties.MAX_REQUEST_BODY_BYTES, -1);
         Long maxBuffered = Settings.longValue(properties, FlecheProperties.MAX_BUFFERED_ENTITY_BYTES, -1);
         if (maxBody == null && maxBuffered == null) {
@@ -98,6 +100,32 @@ public record ServerAddress(String host, int port, String rootPath, boolean http
             builder.maxBufferedBodyBytes(maxBuffered);
         }
         return builder.build();
+    }
+
+    /**
+     * {@code options} with the static content of the {@value FlecheProperties#STATIC_CONTENT} property added: a
+     * {@link StaticContent}, or a collection or array of them; one the options hold already is not added twice.
+     *
+     * @throws IllegalArgumentException when the value is of another type
+     */
+    static ServerOptions withStaticContent(ServerOptions options, Object value) {
+        if (value == null) {
+            return options;
+        }
+        java.util.List<Object> values = value instanceof java.util.Collection<?> many ? new java.util.ArrayList<>(many)
+                : value instanceof Object[] array ? java.util.Arrays.asList(array) : java.util.List.of(value);
+        ServerOptions.Builder builder = null;
+        for (Object one : values) {
+            if (!(one instanceof StaticContent content)) {
+                throw new IllegalArgumentException(FlecheProperties.STATIC_CONTENT + " must be a StaticContent or a"
+                        + " collection of them, was a " + (one == null ? "null" : one.getClass().getName()));
+            }
+            if (!options.staticContent().contains(content)) {
+                builder = builder == null ? options.toBuilder() : builder;
+                builder.staticContent(content);
+            }
+        }
+        return builder == null ? options : builder.build();
     }
 
     /** The host to show in URIs: the bound host, or {@code localhost} for all interfaces. */

@@ -24,14 +24,11 @@ import java.util.jar.JarEntry;
  * resource URL are not served. What a name is, is learnt once, off the reactor ({@link #load}), and kept: a missing
  * name or a directory as such, a small resource (up to {@code maxCachedFileBytes}) with its bytes and a content
  * hash as its entity tag, a larger one with its size and time (its bytes are read from the class path on every
- * request, off the reactor). The cache is bounded by {@code maxCacheBytes} of content and {@value #MAX_ENTRIES}
+ * request, off the reactor). The cache is bounded by {@code maxCacheBytes} of content and {@code maxCachedNames}
  * names, least recently used first out; a cached name is answered on the reactor. Class-path resources are taken not
  * to change while the server runs (a jar does not).
  */
 final class ClassPathFiles {
-    /** Most names kept (missing ones included), whatever their size. */
-    static final int MAX_ENTRIES = 4096;
-
     /** What a name is on the class path. */
     sealed interface Entry permits Missing, Folder, Resource {
     }
@@ -53,12 +50,15 @@ final class ClassPathFiles {
     private final ClassLoader loader;
     private final int maxCachedFileBytes;
     private final long maxCacheBytes;
+    /** Most names kept (missing ones included), whatever their size. */
+    private final int maxNames;
     private final ReentrantLock lock = new ReentrantLock();
     /** In access order: the eldest is the least recently used. */
     private final LinkedHashMap<String, Entry> cache = new LinkedHashMap<>(64, 0.75f, true);
     private long cachedBytes;
 
-    ClassPathFiles(String base, ClassLoader loader, int maxCachedFileBytes, long maxCacheBytes) {
+    ClassPathFiles(String base, ClassLoader loader, int maxCachedFileBytes, long maxCacheBytes, int maxNames) {
+        this.maxNames = maxNames;
         this.base = base;
         this.loader = loader;
         this.maxCachedFileBytes = maxCachedFileBytes;
@@ -205,7 +205,7 @@ final class ClassPathFiles {
             }
             cachedBytes += size;
             Iterator<Map.Entry<String, Entry>> eldest = cache.entrySet().iterator();
-            while ((cachedBytes > maxCacheBytes || cache.size() > MAX_ENTRIES) && eldest.hasNext()) {
+            while ((cachedBytes > maxCacheBytes || cache.size() > maxNames) && eldest.hasNext()) {
                 Map.Entry<String, Entry> out = eldest.next();
                 if (out.getKey().equals(name)) {
                     continue; // keep what was just learnt: the request that asked uses it

@@ -56,7 +56,7 @@ public final class StaticMount {
                 : new DirectoryFiles(content.directory(), content.linksOutside());
         this.classPath = content.classPath() == null ? null
                 : new ClassPathFiles(content.classPath(), content.classLoader(), content.maxCachedFileBytes(),
-                        content.maxCacheBytes());
+                        content.maxCacheBytes(), content.maxCachedNames());
         this.readers = readers;
         this.fallbackNames = content.fallback() == null ? null : Arrays.asList(content.fallback().split("/"));
     }
