@@ -5,6 +5,7 @@ import dev.fleche.jersey.FlecheHttpServer;
 import dev.fleche.jersey.FlecheHttpServerFactory;
 import dev.fleche.transport.ErrorRenderer;
 import dev.fleche.transport.ServerOptions;
+import dev.fleche.transport.StaticContent;
 import dev.fleche.validation.FlecheValidationFeature;
 import dev.fleche.validation.ProblemJson;
 import org.glassfish.jersey.server.ResourceConfig;
@@ -42,10 +43,19 @@ public final class TodoServer {
                 .build();
     }
 
-    /** Starts the service on {@code port} of localhost with a fresh in-memory database. */
+    /**
+     * The page at {@code /}: {@code index.html}, {@code app.css} and {@code app.js} from the class path
+     * ({@code static/}), answered by the transport beside the application. With fall-through, every path that is not
+     * one of those files ({@code /todos}, any method but {@code GET}/{@code HEAD}) stays the application's.
+     */
+    public static StaticContent page() {
+        return StaticContent.classPath("/", "static", TodoServer.class.getClassLoader()).fallThrough(true).build();
+    }
+
+    /** Starts the service and its page on {@code port} of localhost with a fresh in-memory database. */
     public static FlecheHttpServer start(int port, TodoStore store) {
         return FlecheHttpServerFactory.createServer(URI.create("http://localhost:" + port + "/"),
-                application(store), transportOptions());
+                application(store), transportOptions().toBuilder().staticContent(page()).build());
     }
 
     static final String USAGE = "usage: TodoServer [port]   (0..65535, 0 for any free one; default: $PORT, else 8080)";
