@@ -310,6 +310,14 @@ final class Connection extends TimerNode
         }
         ByteBuffer buffer = reactor.readBuffer;
         do {
+            ByteBuffer direct = state == State.STREAMING_BODY && !inbound.hasLeftover()
+                    ? inbound.body().directTarget() : null;
+            if (direct != null) {
+                if (!readBodyDirect(direct)) {
+                    return;
+                }
+                continue; // the body ended or reading paused: bytes the channel holds go the usual way, if any
+            }
             buffer.clear();
             int kept = inbound.restore(buffer);
             int n = channel.read(buffer); // may end the handshake: application bytes may come with its last flight
@@ -329,6 +337,37 @@ final class Connection extends TimerNode
             }
             serve(buffer.array(), 0, buffer.position());
         } while (channel.hasBufferedInput() && state.reads() && intake == Intake.OPEN);
+    }
+
+    /**
+     * A streamed body with a {@code Content-Length}: read from the channel straight into the handler's stream (no
+     * copy by the transport), batch after batch while bytes come and the state and window let it read, the handler
+     * woken once for the batch (a TLS channel gives one record per read: one wake per record otherwise). Returns
+     * whether it stopped because the state or the window no longer lets the body be read so (rather than for want
+     * of bytes, or the client's end).
+     */
+    private boolean readBodyDirect(ByteBuffer first) throws IOException {
+        RequestBody body = inbound.body();
+        try {
+            for (ByteBuffer target = first; target != null; ) {
+                int n = channel.read(target);
+                if (n < 0) {
+                    onEof();
+                    return false;
+                }
+                if (n == 0) {
+                    return false;
+                }
+                telemetry.read(n);
+                deadlines.restart(reactor.now);
+                body.directFilled(target, n);
+                bodyBytesTaken(body, n);
+                target = state == State.STREAMING_BODY && intake == Intake.OPEN ? body.directTarget() : null;
+            }
+            return true;
+        } finally {
+            body.directBatchDone();
+        }
     }
 
     // ---------------------------------------------------------------- HTTP/2
@@ -598,14 +637,25 @@ final class Connection extends TimerNode
         ChunkedDecoder chunked = head.chunked() ? new ChunkedDecoder(options.maxRequestLineBytes(),
                 options.maxHeaderBytes(), options.maxHeaderCount()) : null;
         body.stream(input, chunked, head.contentLength(), options.bodyLimit());
+        if (chunked == null) {
+            input.expect(head.contentLength());
+        }
         ex.bodyStreaming(input);
     }
 
     private int readBody(byte[] bytes, int offset, int end) throws RequestException {
         RequestBody body = inbound.body();
         int at = body.feed(bytes, offset, end);
-        telemetry.bodyBytes(at - offset);
-        RateWindow.add(body.rate(), at - offset);
+        return bodyBytesTaken(body, at - offset) ? end : at;
+    }
+
+    /**
+     * {@code n} bytes of the body were taken (fed, or read straight into the handler's stream): counted, against the
+     * rate, the window; then the body's end or its refusal. Returns whether it was refused.
+     */
+    private boolean bodyBytesTaken(RequestBody body, int n) {
+        telemetry.bodyBytes(n);
+        RateWindow.add(body.rate(), n);
         if (body.takeWindowFull()) {
             pauseReading();
         }
@@ -616,12 +666,12 @@ final class Connection extends TimerNode
                 } else {
                     refuseTooLarge(body.limit(), false);
                 }
-                return end;
+                return true;
             }
             case COMPLETE -> bodyComplete(body);
             default -> { } // more to come
         }
-        return at;
+        return false;
     }
 
     private void bodyComplete(RequestBody body) {

@@ -141,6 +141,39 @@ final class RequestBody implements BodySink {
         return at;
     }
 
+    /**
+     * Where the channel may read the next bytes of this body straight into the handler's stream: a streamed body
+     * with a {@code Content-Length}, never past its end (so never into the next request); null otherwise (then the
+     * bytes go through {@link #feed}). Hand what was read to {@link #directFilled}.
+     */
+    java.nio.ByteBuffer directTarget() {
+        if (mode != Mode.STREAMING || chunked != null || remaining == 0) {
+            return null;
+        }
+        return input.writable((int) Math.min(remaining, BodyInput.CHUNK_BYTES));
+    }
+
+    /** {@code n} bytes were read into {@code target} from {@link #directTarget}: counted as {@link #feed} counts. */
+    void directFilled(java.nio.ByteBuffer target, int n) {
+        remaining -= n;
+        received += n;
+        if (received > limit) {
+            mode = Mode.TOO_LARGE;
+            return;
+        }
+        windowFull |= input.commit(target, n);
+        if (remaining == 0) {
+            mode = Mode.COMPLETE;
+        }
+    }
+
+    /** After a batch of {@link #directFilled}: the handler's stream wakes its reader once for all of it. */
+    void directBatchDone() {
+        if (input != null) {
+            input.wake();
+        }
+    }
+
     @Override
     public void data(byte[] bytes, int offset, int length) {
         received += length;
