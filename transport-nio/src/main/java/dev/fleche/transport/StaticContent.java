@@ -44,12 +44,14 @@ import java.util.regex.Pattern;
  *       the root; otherwise such a path is {@code 404}. Links within the root are followed</td></tr>
  *   <tr><td>{@code mediaTypes}</td><td>none</td><td>extensions added to (or replacing in) the built-in table of
  *       {@code Content-Type}s, e.g. {@code "webmanifest" -> "application/manifest+json"}</td></tr>
- *   <tr><td>{@code maxCachedFileBytes}</td><td>64 KiB</td><td>class path: resources up to this size are kept in
- *       memory once read (jar entries are read off the reactors; cached ones are answered on them)</td></tr>
- *   <tr><td>{@code maxCacheBytes}</td><td>16 MiB</td><td>class path: the most bytes kept for this prefix; beyond it
- *       the least recently used resources are dropped</td></tr>
- *   <tr><td>{@code maxCachedNames}</td><td>4,096</td><td>class path: the most names kept for this prefix (what a
- *       name is — a resource, a folder, missing — is learnt off the reactor once); beyond it the least recently used
+ *   <tr><td>{@code maxCachedFileBytes}</td><td>64 KiB</td><td>files and class-path resources up to this size are
+ *       kept in memory once read (off the reactors) and answered from memory on them, with no read and no hand-off;
+ *       a file's copy is valid while its size and modification time are those of the lookup every request
+ *       makes</td></tr>
+ *   <tr><td>{@code maxCacheBytes}</td><td>16 MiB</td><td>the most bytes kept in memory for this prefix; beyond it
+ *       the least recently used are dropped</td></tr>
+ *   <tr><td>{@code maxCachedNames}</td><td>4,096</td><td>the most names kept for this prefix (class path: also what
+ *       a name is — a resource, a folder, missing — learnt off the reactor once); beyond it the least recently used
  *       are forgotten</td></tr>
  * </table>
  *
@@ -66,9 +68,9 @@ import java.util.regex.Pattern;
  * @param hidden             whether dot-files are served
  * @param linksOutside       whether symbolic links may lead out of the root directory
  * @param mediaTypes         extensions (lower case, no dot) to media types, added to the built-in table
- * @param maxCachedFileBytes the largest class-path resource kept in memory
- * @param maxCacheBytes      the most class-path bytes kept in memory for this prefix
- * @param maxCachedNames     the most class-path names kept for this prefix
+ * @param maxCachedFileBytes the largest file or class-path resource kept in memory
+ * @param maxCacheBytes      the most bytes kept in memory for this prefix
+ * @param maxCachedNames     the most names kept for this prefix
  */
 public record StaticContent(String prefix, Path directory, String classPath, ClassLoader classLoader, String index,
                             String cacheControl, Pattern immutableNames, boolean precompressed, String fallback,

@@ -104,6 +104,19 @@ class StaticContentTest {
     }
 
     @Test
+    void aSmallFileKeptInMemoryIsReadAgainWhenItChanges() throws Exception {
+        start(StaticContent.directory("/static/", root).build());
+        assertEquals(HELLO, body(exchange(get("/static/hello.txt"))));
+        assertEquals(HELLO, body(exchange(get("/static/hello.txt"))), "from memory");
+        String changed = "Hello, STATIC world!\n"; // the same size: only the time tells
+        Files.writeString(root.resolve("hello.txt"), changed, UTF_8);
+        Files.setLastModifiedTime(root.resolve("hello.txt"), FileTime.from(Instant.parse("2026-01-02T03:04:06Z")));
+        String response = exchange(get("/static/hello.txt"));
+        assertEquals(changed, body(response));
+        assertEquals(true, response.contains("ETag: \"1886caf25830fc00-15\""), response);
+    }
+
+    @Test
     void headHasTheHeadAndLengthWithoutTheBody() throws Exception {
         start(StaticContent.directory("/static/", root).build());
         try (RawClient client = RawClient.connect(server)) {

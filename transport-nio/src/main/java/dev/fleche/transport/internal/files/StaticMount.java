@@ -44,6 +44,8 @@ public final class StaticMount {
     private final MediaTypes types;
     private final DirectoryFiles directory;
     private final ClassPathFiles classPath;
+    /** A directory's small files, kept in memory (null for the class path, which has its own cache). */
+    private final SmallFiles smallFiles;
     private final Executor readers;
     private final List<String> fallbackNames;
 
@@ -57,6 +59,8 @@ public final class StaticMount {
         this.classPath = content.classPath() == null ? null
                 : new ClassPathFiles(content.classPath(), content.classLoader(), content.maxCachedFileBytes(),
                         content.maxCacheBytes(), content.maxCachedNames());
+        this.smallFiles = directory == null ? null : new SmallFiles(content.maxCachedFileBytes(),
+                content.maxCacheBytes(), content.maxCachedNames());
         this.readers = readers;
         this.fallbackNames = content.fallback() == null ? null : Arrays.asList(content.fallback().split("/"));
     }
@@ -338,12 +342,17 @@ public final class StaticMount {
         } else if (length == 0) {
             exchange.respond(status, fields, EMPTY);
         } else if (found.bytes() != null) {
-            byte[] bytes = found.bytes();
-            exchange.respond(status, fields, length == bytes.length ? bytes
-                    : Arrays.copyOfRange(bytes, (int) conditions.first(), (int) (conditions.first() + length)));
+            exchange.respond(status, fields, slice(found.bytes(), conditions));
         } else if (found.resource() != null) {
             StaticTransfers.respondPaced(exchange, status, fields, length,
                     Sources.resource(found.resource(), conditions.first()), readers);
+        } else if (smallFiles.takes(found.size())) {
+            byte[] bytes = smallFiles.get(found.file(), found.etag());
+            if (bytes != null) {
+                exchange.respond(status, fields, slice(bytes, conditions));
+            } else {
+                readSmallFile(exchange, found, conditions, fields);
+            }
         } else if (StaticTransfers.takesFileRegions(exchange)) {
             FileChannel file;
             try {
@@ -356,6 +365,33 @@ public final class StaticMount {
         } else {
             StaticTransfers.respondPaced(exchange, status, fields, length,
                     Sources.file(found.file(), conditions.first(), found.size()), readers);
+        }
+    }
+
+    /** The bytes of {@code whole} the conditions ask for: all of them, or the range's copy. */
+    private static byte[] slice(byte[] whole, Conditions conditions) {
+        return conditions.length() == whole.length ? whole
+                : Arrays.copyOfRange(whole, (int) conditions.first(), (int) (conditions.first() + conditions.length()));
+    }
+
+    /** A small file not in memory yet: read on a reader thread, kept, and answered from there. */
+    private void readSmallFile(HttpExchange exchange, Representation found, Conditions conditions, HttpFields fields) {
+        try {
+            readers.execute(() -> {
+                byte[] bytes;
+                try {
+                    bytes = smallFiles.load(found.file(), found.etag(), found.size());
+                } catch (IOException | RuntimeException e) {
+                    bytes = null;
+                }
+                if (bytes == null) {
+                    exchange.abort(); // changed or gone since its head was decided: cut, never a wrong length
+                } else {
+                    exchange.respond(conditions.status(), fields, slice(bytes, conditions));
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            exchange.abort(); // the server is stopping
         }
     }
 
