@@ -12,8 +12,9 @@ import java.util.Arrays;
 
 /**
  * The outbound part of an HTTP/1.1 connection, built like {@code Inbound} from what it works with (the reactor, the
- * channel): frames responses (whole, streamed, {@code 100 Continue}, refusals) into the reactor's staging buffer,
- * writes them through the {@link ConnectionChannel} in request order, and queues what the channel does not take. It
+ * channel): frames responses (whole, streamed, {@code 100 Continue}, refusals, a head whose body is a
+ * {@link FileRegion}) into the reactor's staging buffer, writes them through the {@link ConnectionChannel} in request
+ * order, and queues what the channel does not take — a file region in its turn, sent with {@code transferTo}. It
  * holds the framing of the response in flight (streamed, chunked, closing) and the write-stall clock. It never
  * decides the connection's state (the connection reads {@link #queued()} and acts) and never touches another
  * connection: the reactor hands its staging buffer over ({@link Reactor#stage}). Reactor thread only, except
