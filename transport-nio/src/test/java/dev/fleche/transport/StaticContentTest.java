@@ -301,6 +301,24 @@ class StaticContentTest {
     }
 
     @Test
+    void refusalsAreAccessLoggedWithTheirRuleAndTheFileWithItsBytes() throws Exception {
+        try (CapturedLines log = new CapturedLines()) {
+            ServerOptions.Builder options = RawClient.loopback().accessLog(AccessLog.builder().logger(log.name())
+                    .build()).staticContent(StaticContent.directory("/static/", root).build());
+            server = HttpServer.create(options.build(), exchange -> exchange.respond(200, new HttpFields(0),
+                    new byte[0])).start();
+            exchange(get("/static/%2e%2e/secret"));
+            exchange(get("/static/hello.txt"));
+            java.util.List<String> lines = log.await(2);
+            assertEquals(true, lines.get(0).contains("\"status\":400") && lines.get(0).contains(
+                    "\"rule\":\"STATIC_BAD_PATH\""), lines.get(0));
+            assertEquals(true, lines.get(1).contains("\"status\":200") && lines.get(1).contains("\"bytesOut\":")
+                    && !lines.get(1).contains("\"rule\""), lines.get(1));
+            assertEquals(1, server.metrics().refusals("STATIC_BAD_PATH"));
+        }
+    }
+
+    @Test
     void dotFilesAreHiddenUnlessServed() throws Exception {
         start(StaticContent.directory("/static/", root).build(),
                 StaticContent.directory("/all/", root).hidden(true).build());

@@ -63,7 +63,6 @@ final class DirectoryFiles {
     /** Looks {@code names} up under the root. */
     Lookup find(List<String> names) {
         Path current = root;
-        BasicFileAttributes attributes = null;
         for (int i = 0, n = names.size(); i < n; i++) {
             Path next = current.resolve(names.get(i));
             if (!current.equals(next.getParent())) {
