@@ -269,6 +269,21 @@ public final class UploadCounts {
      * is that thread (the reactor of one server: the only task of that name while the harness runs).
      */
     private static Path taskStatus(Thread thread) throws IOException {
+        // A thread names its task when it starts running: a thread just started may not have yet (bounded wait).
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        while (true) {
+            try {
+                return findTask(thread);
+            } catch (IllegalStateException notYet) {
+                if (System.nanoTime() - deadline > 0) {
+                    throw notYet;
+                }
+                java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
+            }
+        }
+    }
+
+    private static Path findTask(Thread thread) throws IOException {
         String comm = thread.getName().substring(0, Math.min(15, thread.getName().length()));
         Path found = null;
         try (var tasks = Files.list(Path.of("/proc/self/task"))) {
