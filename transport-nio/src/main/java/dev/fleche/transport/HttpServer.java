@@ -5,6 +5,7 @@ import dev.fleche.transport.internal.HandshakeTasks;
 import dev.fleche.transport.internal.Http1Connections;
 import dev.fleche.transport.internal.MetricsSnapshot;
 import dev.fleche.transport.internal.Reactor;
+import dev.fleche.transport.internal.UnixSocketListener;
 import dev.fleche.transport.internal.accesslog.AccessLogWriter;
 
 import java.io.IOException;
@@ -73,12 +74,11 @@ public final class HttpServer implements AutoCloseable {
     }
 
     private void bind() throws IOException {
-        ServerSocketChannel server = ServerSocketChannel.open();
+        ServerSocketChannel server = open();
         try {
-            server.setOption(StandardSocketOptions.SO_REUSEADDR, true);
-            server.bind(options.address(), options.backlog());
             handshakeTasks = options.tls() == null ? null : HandshakeTasks.forServer();
-            int port = ((InetSocketAddress) server.getLocalAddress()).getPort();
+            String port = options.unixSocket() != null ? "unix-" + options.unixSocket().getFileName()
+                    : String.valueOf(((InetSocketAddress) server.getLocalAddress()).getPort());
             accessLog = options.accessLog() == null ? null
                     : AccessLogWriter.start(options.accessLog(), "fleche-access-log-" + port);
             Reactor[] loops = new Reactor[options.reactors()];
@@ -97,6 +97,7 @@ public final class HttpServer implements AutoCloseable {
             started = true;
         } catch (IOException | RuntimeException e) {
             server.close();
+            removeSocketFile();
             if (handshakeTasks != null) {
                 handshakeTasks.close();
             }
@@ -105,19 +106,46 @@ public final class HttpServer implements AutoCloseable {
         }
     }
 
-    /** The bound address; valid after {@link #start()}. */
+    /** The listening socket: TCP on {@code options.address()}, or a Unix domain socket at {@code unixSocket}. */
+    private ServerSocketChannel open() throws IOException {
+        if (options.unixSocket() != null) {
+            return UnixSocketListener.bind(options.unixSocket(), options.unixSocketPermissions(), options.backlog());
+        }
+        ServerSocketChannel server = ServerSocketChannel.open();
+        try {
+            server.setOption(StandardSocketOptions.SO_REUSEADDR, true);
+            server.bind(options.address(), options.backlog());
+            return server;
+        } catch (IOException | RuntimeException e) {
+            server.close();
+            throw e;
+        }
+    }
+
+    /** A Unix domain socket's file goes with the listener (the JDK leaves it). */
+    private void removeSocketFile() {
+        if (options.unixSocket() != null) {
+            UnixSocketListener.remove(options.unixSocket());
+        }
+    }
+
+    /** The bound address; valid after {@link #start()}; {@code null} on a Unix domain socket. */
     public InetSocketAddress address() {
         requireStarted();
         try {
-            return (InetSocketAddress) channel.getLocalAddress();
+            return channel.getLocalAddress() instanceof InetSocketAddress inet ? inet : null;
         } catch (IOException e) {
             throw new IllegalStateException("server socket closed", e);
         }
     }
 
-    /** The bound port (the real one when the options asked for port 0); valid after {@link #start()}. */
+    /**
+     * The bound port (the real one when the options asked for port 0); valid after {@link #start()}; {@code -1} on a
+     * Unix domain socket ({@code options().unixSocket()} is its path).
+     */
     public int port() {
-        return address().getPort();
+        InetSocketAddress address = address();
+        return address == null ? -1 : address.getPort();
     }
 
     /** The options this server runs with. */
@@ -170,6 +198,7 @@ public final class HttpServer implements AutoCloseable {
         } catch (IOException ignored) {
             // the acceptor ends either way
         }
+        removeSocketFile();
         acceptorThread.join();
         drains = new CountDownLatch[reactors.length];
         for (int i = 0; i < reactors.length; i++) {

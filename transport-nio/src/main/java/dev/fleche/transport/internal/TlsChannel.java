@@ -128,6 +128,20 @@ final class TlsChannel implements ConnectionChannel {
         return engine;
     }
 
+    /**
+     * Bytes read from the socket before this channel existed (past a PROXY protocol header): the first records, which
+     * the handshake reads before the socket's. Called once, before any read.
+     */
+    void received(byte[] early) {
+        netIn = ready(netIn, Math.max(early.length, engine.getSession().getPacketBufferSize()));
+        if (netIn.capacity() < early.length) {
+            netIn = grow(netIn, early.length);
+        }
+        netIn.compact();
+        netIn.put(early);
+        netIn.flip();
+    }
+
     // ---------------------------------------------------------------- what the connection sees
 
     /** Whether the first handshake is still in progress (the connection's handshake timeout runs meanwhile). */
