@@ -7,6 +7,7 @@ import dev.fleche.transport.internal.MetricsSnapshot;
 import dev.fleche.transport.internal.Reactor;
 import dev.fleche.transport.internal.UnixSocketListener;
 import dev.fleche.transport.internal.accesslog.AccessLogWriter;
+import dev.fleche.transport.internal.pem.PemWatch;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -40,6 +41,8 @@ public final class HttpServer implements AutoCloseable {
     private Reactor[] reactors;
     /** TLS only: the threads running handshake tasks off the reactors; closed at stop. */
     private HandshakeTasks handshakeTasks;
+    /** PEM files reloaded every interval, or null without them (or with no interval); closed at stop. */
+    private PemWatch pemWatch;
     /** The access log's writer, or null without one; closed (flushed) at stop, after the reactors. */
     private AccessLogWriter accessLog;
     private Acceptor acceptor;
@@ -94,6 +97,10 @@ public final class HttpServer implements AutoCloseable {
                     options.tls() == null, accessLog);
             acceptorThread = new Thread(acceptor, "fleche-acceptor-" + port);
             acceptorThread.start();
+            PemFiles pem = options.tls() == null ? null : options.tls().pem();
+            if (pem != null && !pem.reloadInterval().isZero()) {
+                pemWatch = PemWatch.start(pem::reload, pem.reloadInterval(), "fleche-tls-reload-" + port);
+            }
             started = true;
         } catch (IOException | RuntimeException e) {
             server.close();
@@ -218,6 +225,9 @@ public final class HttpServer implements AutoCloseable {
         if (handshakeTasks != null) {
             handshakeTasks.close();
         }
+        if (pemWatch != null) {
+            pemWatch.close();
+        }
         closeAccessLog();
         return clean;
     }
@@ -262,7 +272,8 @@ public final class HttpServer implements AutoCloseable {
 
     /** A snapshot of the counters (approximate while the server runs). */
     public ServerMetrics metrics() {
-        return MetricsSnapshot.of(reactors, open.get(), acceptor, accessLog);
+        return MetricsSnapshot.of(reactors, open.get(), acceptor, accessLog,
+                options.tls() == null ? null : options.tls().pem());
     }
 
     private void requireStarted() {
