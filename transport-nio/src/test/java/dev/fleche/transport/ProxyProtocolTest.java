@@ -249,6 +249,8 @@ class ProxyProtocolTest {
                 assertEquals(answer("remote=/203.0.113.5:40000 local=/10.0.0.2:8443 proxy=v2 alpn=http/1.1 "
                         + "authority=api.test tls=false secure=true\n"),
                         RawClient.normalize(readResponse(tls.getInputStream())));
+            } catch (IOException e) {
+                throw new AssertionError("the server's metrics: " + server.metrics(), e);
             }
         }
         // a TLS client without the header: refused before the handshake, not a TLS error
