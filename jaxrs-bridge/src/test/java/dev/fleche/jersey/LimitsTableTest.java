@@ -3,6 +3,7 @@ package dev.fleche.jersey;
 import dev.fleche.jersey.internal.Settings;
 import dev.fleche.jersey.internal.Workers;
 import dev.fleche.transport.MinDataRate;
+import dev.fleche.transport.ProxyProtocol;
 import dev.fleche.transport.ServerOptions;
 import org.glassfish.jersey.CommonProperties;
 import org.junit.jupiter.api.Test;
@@ -34,7 +35,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class LimitsTableTest {
     /** Components of {@link ServerOptions} that are not limits. */
     private static final Set<String> NOT_LIMITS = Set.of("address", "reactors", "backlog", "errorRenderer",
-            "nanoClock", "tls", "accessLog", "http2PriorKnowledge", "http2Upgrade", "http2Alpn");
+            "nanoClock", "tls", "accessLog", "http2PriorKnowledge", "http2Upgrade", "http2Alpn", "proxyProtocol",
+            "unixSocket", "unixSocketPermissions");
+
+    /**
+     * Settings of the option records {@link ServerOptions} holds, written {@code Type.setting} in the table: the
+     * defaults of each (what their builders give).
+     */
+    private static final Map<String, Object> NESTED_DEFAULTS = Map.of(
+            "ProxyProtocol", ProxyProtocol.builder().trust("127.0.0.1").build());
 
     /** One row: limit, default, ServerOptions setting, Jersey property, beyond it. */
     private record Row(String limit, String defaultValue, String setting, String property) {
@@ -86,7 +95,11 @@ class LimitsTableTest {
             if (row.setting() == null) {
                 continue;
             }
-            Object value = ServerOptions.class.getMethod(row.setting()).invoke(defaults);
+            int dot = row.setting().indexOf('.');
+            Object owner = dot < 0 ? defaults : NESTED_DEFAULTS.get(row.setting().substring(0, dot));
+            assertTrue(owner != null, "a setting of ServerOptions or of " + NESTED_DEFAULTS.keySet() + ": "
+                    + row.setting());
+            Object value = owner.getClass().getMethod(row.setting().substring(dot + 1)).invoke(owner);
             assertEquals(row.defaultValue(), describe(row.setting(), value), row.limit());
         }
     }
@@ -100,6 +113,14 @@ class LimitsTableTest {
         for (RecordComponent component : ServerOptions.class.getRecordComponents()) {
             if (!NOT_LIMITS.contains(component.getName())) {
                 assertTrue(inTable.contains(component.getName()), "no row for ServerOptions." + component.getName());
+            }
+        }
+        for (Map.Entry<String, Object> nested : NESTED_DEFAULTS.entrySet()) {
+            for (RecordComponent component : nested.getValue().getClass().getRecordComponents()) {
+                String setting = nested.getKey() + "." + component.getName();
+                if (!setting.equals("ProxyProtocol.trustedSources")) { // who is trusted: not a limit
+                    assertTrue(inTable.contains(setting), "no row for " + setting);
+                }
             }
         }
     }
