@@ -372,12 +372,13 @@ final class TlsChannel implements ConnectionChannel {
             if (n < 0) {
                 throw new SSLHandshakeException("the peer closed the connection during the handshake");
             }
-            if (!firstBytesChecked && !checkFirstBytes()) {
-                return false;
-            }
-            if (!wholeRecordBuffered()) {
-                return false;
-            }
+        }
+        // the first bytes, whether read here or given before (received: past a PROXY header), are checked once
+        if (!firstBytesChecked && !checkFirstBytes()) {
+            return false;
+        }
+        if (!wholeRecordBuffered()) {
+            return false;
         }
         appIn = ready(appIn, engine.getSession().getApplicationBufferSize());
         appIn.compact();
