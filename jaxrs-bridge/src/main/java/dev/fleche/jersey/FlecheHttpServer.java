@@ -127,7 +127,8 @@ public final class FlecheHttpServer implements AutoCloseable {
      */
     public URI baseUri() {
         String scheme = transport.options().tls() != null ? "https://" : "http://";
-        return URI.create(scheme + host + ":" + port() + container.basePath());
+        int port = port(); // -1 on a Unix domain socket: its clients ask for http://localhost/ through the socket
+        return URI.create(scheme + host + (port < 0 ? "" : ":" + port) + container.basePath());
     }
 
     /** The container. */

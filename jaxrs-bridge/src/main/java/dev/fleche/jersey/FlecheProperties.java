@@ -52,6 +52,27 @@ package dev.fleche.jersey;
  *       address still comes from the URI or bootstrap configuration</td></tr>
  * </table>
  *
+ * <table>
+ *   <caption>{@code SeBootstrap} configuration properties (the edges of a deployment; module README, "Operating
+ *   it")</caption>
+ *   <tr><th>property</th><th>type</th><th>default</th><th>meaning</th></tr>
+ *   <tr><td>{@value #UNIX_SOCKET}</td><td>String or {@link java.nio.file.Path}</td><td>none: TCP</td><td>listen on a
+ *       Unix domain socket at this path instead of the host and port (file mode {@code rw-rw----}, deleted at
+ *       stop); also in a server URI as {@code http+unix://%2Fpath%2Fto%2Fsocket/root/}</td></tr>
+ *   <tr><td>{@value #TLS_CERTIFICATE_FILE}, {@value #TLS_PRIVATE_KEY_FILE}</td><td>String or Path</td><td>none</td>
+ *       <td>with protocol {@code HTTPS}: serve the PEM certificate chain and private key of these files
+ *       ({@link dev.fleche.transport.PemFiles}) instead of an {@code SSLContext}, and rotate them when they change,
+ *       without a restart</td></tr>
+ *   <tr><td>{@value #TLS_TRUST_FILE}</td><td>String or Path</td><td>none</td><td>PEM CA certificates that verify
+ *       client certificates (with {@code SSL_CLIENT_AUTHENTICATION} {@code OPTIONAL} or {@code MANDATORY})</td></tr>
+ *   <tr><td>{@value #TLS_RELOAD_SECONDS}</td><td>Integer</td><td>10</td><td>how often the PEM files are read again;
+ *       0: never</td></tr>
+ *   <tr><td>{@value #PROXY_PROTOCOL}</td><td>String (comma-separated CIDR ranges) or
+ *       {@link dev.fleche.transport.ProxyProtocol}</td><td>none: off</td><td>every connection begins with a PROXY
+ *       protocol header (v1 or v2) from one of these trusted proxies; the client address it carries is the
+ *       request's {@value #REMOTE_ADDRESS}</td></tr>
+ * </table>
+ *
  * <p>Jersey's own {@code jersey.config.threads.use.virtual} ({@code false} forces the bounded pool) and
  * {@code jersey.config.threads.factory} (a {@link java.util.concurrent.ThreadFactory} making the worker threads)
  * are honoured as described in the module README.
@@ -62,7 +83,9 @@ package dev.fleche.jersey;
  * request), and over HTTPS with a verified client certificate {@value #CLIENT_CERTIFICATES}, the client's chain as
  * a {@code java.security.cert.X509Certificate[]} (its own certificate first) under the name the Servlet
  * specification uses, so that code written for servlet containers finds it. The certificate's subject is also the
- * request's {@code SecurityContext.getUserPrincipal()} (scheme {@code CLIENT_CERT}).
+ * request's {@code SecurityContext.getUserPrincipal()} (scheme {@code CLIENT_CERT}). On a PROXY protocol listener,
+ * {@value #PROXY} is what the header said ({@link dev.fleche.transport.ProxyInfo}: version, TLVs), and the two
+ * addresses are the ones it carried; on a Unix domain socket without one, both addresses are {@code null}.
  *
  * <p>With {@link FlecheRequestIds} registered, also: {@value #REQUEST_ID} (String, always set),
  * {@value #TRACE_ID}, {@value #PARENT_ID}, {@value #TRACE_FLAGS} and {@value #TRACE_STATE} (Strings, set only
@@ -94,6 +117,18 @@ public final class FlecheProperties {
     public static final String STATIC_CONTENT = "fleche.jersey.staticContent";
     /** Transport settings for the test container and {@code SeBootstrap}. */
     public static final String SERVER_OPTIONS = "fleche.jersey.serverOptions";
+    /** {@code SeBootstrap}: listen on a Unix domain socket at this path instead of TCP. */
+    public static final String UNIX_SOCKET = "fleche.jersey.unixSocket";
+    /** {@code SeBootstrap} with {@code HTTPS}: the PEM certificate chain file (reloaded when it changes). */
+    public static final String TLS_CERTIFICATE_FILE = "fleche.jersey.tls.certificateFile";
+    /** {@code SeBootstrap} with {@code HTTPS}: the PEM private key file (PKCS#8, PKCS#1 RSA or SEC1 EC). */
+    public static final String TLS_PRIVATE_KEY_FILE = "fleche.jersey.tls.privateKeyFile";
+    /** {@code SeBootstrap} with {@code HTTPS}: the PEM CA certificates that verify client certificates. */
+    public static final String TLS_TRUST_FILE = "fleche.jersey.tls.trustFile";
+    /** {@code SeBootstrap}: seconds between reads of the PEM files (10 by default; 0: never). */
+    public static final String TLS_RELOAD_SECONDS = "fleche.jersey.tls.reloadSeconds";
+    /** {@code SeBootstrap}: the PROXY protocol's trusted sources (comma-separated CIDR ranges), or a ProxyProtocol. */
+    public static final String PROXY_PROTOCOL = "fleche.jersey.proxyProtocol";
 
     /** Request property: the client's {@link java.net.InetSocketAddress}. */
     public static final String REMOTE_ADDRESS = "dev.fleche.remoteAddress";
@@ -106,6 +141,11 @@ public final class FlecheProperties {
      * client's own first) of an HTTPS request with client authentication; absent otherwise. The Servlet name.
      */
     public static final String CLIENT_CERTIFICATES = "jakarta.servlet.request.X509Certificate";
+    /**
+     * Request property: what the connection's PROXY protocol header said ({@link dev.fleche.transport.ProxyInfo});
+     * absent on a listener without the PROXY protocol.
+     */
+    public static final String PROXY = "dev.fleche.proxy";
 
     /**
      * Request property: the request id (the valid incoming {@code X-Request-Id}, else a generated one). The

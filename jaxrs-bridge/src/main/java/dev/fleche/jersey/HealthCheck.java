@@ -1,5 +1,10 @@
 package dev.fleche.jersey;
 
+import dev.fleche.transport.PemFiles;
+
+import java.time.Duration;
+import java.util.Objects;
+
 /**
  * One application check behind readiness (a database answers, a queue is reachable), registered with
  * {@link Health.Builder#check(String, HealthCheck)}. It runs on every readiness probe, on the probing request's
@@ -10,6 +15,23 @@ package dev.fleche.jersey;
 public interface HealthCheck {
     /** The check's verdict now. */
     Result check() throws Exception;
+
+    /**
+     * A check that is down when the certificate {@code pem} serves expires within {@code margin} (a rotation that
+     * did not happen: cert-manager renews well before, at two thirds of the lifetime by default), so that a replica
+     * about to serve an expired certificate leaves the load balancer and an alert on readiness fires. Follows the
+     * rotations {@code pem} takes; measured on its clock.
+     */
+    static HealthCheck certificateExpiry(PemFiles pem, Duration margin) {
+        Objects.requireNonNull(pem, "pem");
+        Objects.requireNonNull(margin, "margin");
+        return () -> {
+            String detail = pem.certificates().get(0).getSubjectX500Principal().getName() + " expires "
+                    + pem.notAfter();
+            return pem.expiresWithin(margin) ? Result.down(detail + ", within " + margin.toDays() + " days")
+                    : new Result(true, detail);
+        };
+    }
 
     /**
      * A verdict: up or down, with a short detail (may be empty) that the readiness body shows.

@@ -3,6 +3,7 @@ package dev.fleche.jersey;
 import dev.fleche.jersey.internal.Settings;
 import dev.fleche.jersey.internal.Workers;
 import dev.fleche.transport.MinDataRate;
+import dev.fleche.transport.ProxyProtocol;
 import dev.fleche.transport.ServerOptions;
 import dev.fleche.transport.StaticContent;
 import org.glassfish.jersey.CommonProperties;
@@ -35,9 +36,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class LimitsTableTest {
     /** Components of {@link ServerOptions} that are not limits. */
     private static final Set<String> NOT_LIMITS = Set.of("address", "reactors", "backlog", "errorRenderer",
-            "nanoClock", "tls", "accessLog", "http2PriorKnowledge", "http2Upgrade", "http2Alpn", "staticContent");
+            "nanoClock", "tls", "accessLog", "http2PriorKnowledge", "http2Upgrade", "http2Alpn", "staticContent",
+            "proxyProtocol", "unixSocket", "unixSocketPermissions");
     /** A row whose setting is one of static content's ({@code StaticContent.maxCacheBytes}) is held against this. */
     private static final String STATIC_CONTENT = "StaticContent.";
+
+    /**
+     * Settings of the option records {@link ServerOptions} holds, written {@code Type.setting} in the table: the
+     * defaults of each (what their builders give).
+     */
+    private static final Map<String, Object> NESTED_DEFAULTS = Map.of(
+            "ProxyProtocol", ProxyProtocol.builder().trust("127.0.0.1").build());
 
     /** One row: limit, default, ServerOptions setting, Jersey property, beyond it. */
     private record Row(String limit, String defaultValue, String setting, String property) {
@@ -94,7 +103,11 @@ class LimitsTableTest {
                 String name = row.setting().substring(STATIC_CONTENT.length());
                 value = StaticContent.class.getMethod(name).invoke(StaticContent.classPath("/s/", "static").build());
             } else {
-                value = ServerOptions.class.getMethod(row.setting()).invoke(defaults);
+                int dot = row.setting().indexOf('.');
+                Object owner = dot < 0 ? defaults : NESTED_DEFAULTS.get(row.setting().substring(0, dot));
+                assertTrue(owner != null, "a setting of ServerOptions or of " + NESTED_DEFAULTS.keySet() + ": "
+                        + row.setting());
+                value = owner.getClass().getMethod(row.setting().substring(dot + 1)).invoke(owner);
             }
             assertEquals(row.defaultValue(), describe(row.setting(), value), row.limit());
         }
@@ -109,6 +122,14 @@ class LimitsTableTest {
         for (RecordComponent component : ServerOptions.class.getRecordComponents()) {
             if (!NOT_LIMITS.contains(component.getName())) {
                 assertTrue(inTable.contains(component.getName()), "no row for ServerOptions." + component.getName());
+            }
+        }
+        for (Map.Entry<String, Object> nested : NESTED_DEFAULTS.entrySet()) {
+            for (RecordComponent component : nested.getValue().getClass().getRecordComponents()) {
+                String setting = nested.getKey() + "." + component.getName();
+                if (!setting.equals("ProxyProtocol.trustedSources")) { // who is trusted: not a limit
+                    assertTrue(inTable.contains(setting), "no row for " + setting);
+                }
             }
         }
     }

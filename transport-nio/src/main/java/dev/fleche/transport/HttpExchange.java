@@ -86,11 +86,26 @@ public interface HttpExchange {
     /** The trailer fields of a chunked request body, available once the body has been read to its end. */
     HttpFields trailers();
 
-    /** The client's address. */
+    /**
+     * The client's address: the socket's peer, or on a PROXY protocol listener the source its header carried
+     * ({@link #proxy()}). {@code null} on a Unix domain socket without such a header: its peer has no IP address.
+     */
     InetSocketAddress remoteAddress();
 
-    /** The local address the connection was accepted on. */
+    /**
+     * The local address the connection was accepted on (on a PROXY protocol listener: the one the client connected to
+     * on the proxy); {@code null} on a Unix domain socket without a PROXY header.
+     */
     InetSocketAddress localAddress();
+
+    /**
+     * What the connection's PROXY protocol header said ({@link ServerOptions#proxyProtocol()}), or {@code null} on a
+     * listener that takes none. {@link #remoteAddress()} and {@link #localAddress()} already are the addresses it
+     * carried.
+     */
+    default ProxyInfo proxy() {
+        return null;
+    }
 
     /** Whether the connection is encrypted (TLS): the same as {@code tls() != null}. */
     boolean isSecure();

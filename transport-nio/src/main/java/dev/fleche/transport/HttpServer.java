@@ -5,7 +5,9 @@ import dev.fleche.transport.internal.HandshakeTasks;
 import dev.fleche.transport.internal.Http1Connections;
 import dev.fleche.transport.internal.MetricsSnapshot;
 import dev.fleche.transport.internal.Reactor;
+import dev.fleche.transport.internal.UnixSocketListener;
 import dev.fleche.transport.internal.accesslog.AccessLogWriter;
+import dev.fleche.transport.internal.pem.PemWatch;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -39,6 +41,8 @@ public final class HttpServer implements AutoCloseable {
     private Reactor[] reactors;
     /** TLS only: the threads running handshake tasks off the reactors; closed at stop. */
     private HandshakeTasks handshakeTasks;
+    /** PEM files reloaded every interval, or null without them (or with no interval); closed at stop. */
+    private PemWatch pemWatch;
     /** The access log's writer, or null without one; closed (flushed) at stop, after the reactors. */
     private AccessLogWriter accessLog;
     private Acceptor acceptor;
@@ -79,12 +83,11 @@ public final class HttpServer implements AutoCloseable {
     }
 
     private void bind() throws IOException {
-        ServerSocketChannel server = ServerSocketChannel.open();
+        ServerSocketChannel server = open();
         try {
-            server.setOption(StandardSocketOptions.SO_REUSEADDR, true);
-            server.bind(options.address(), options.backlog());
             handshakeTasks = options.tls() == null ? null : HandshakeTasks.forServer();
-            int port = ((InetSocketAddress) server.getLocalAddress()).getPort();
+            String port = options.unixSocket() != null ? "unix-" + options.unixSocket().getFileName()
+                    : String.valueOf(((InetSocketAddress) server.getLocalAddress()).getPort());
             accessLog = options.accessLog() == null ? null
                     : AccessLogWriter.start(options.accessLog(), "fleche-access-log-" + port);
             Reactor[] loops = new Reactor[options.reactors()];
@@ -100,9 +103,14 @@ public final class HttpServer implements AutoCloseable {
                     options.tls() == null, accessLog);
             acceptorThread = new Thread(acceptor, "fleche-acceptor-" + port);
             acceptorThread.start();
+            PemFiles pem = options.tls() == null ? null : options.tls().pem();
+            if (pem != null && !pem.reloadInterval().isZero()) {
+                pemWatch = PemWatch.start(pem::reload, pem.reloadInterval(), "fleche-tls-reload-" + port);
+            }
             started = true;
         } catch (IOException | RuntimeException e) {
             server.close();
+            removeSocketFile();
             if (handshakeTasks != null) {
                 handshakeTasks.close();
             }
@@ -111,19 +119,46 @@ public final class HttpServer implements AutoCloseable {
         }
     }
 
-    /** The bound address; valid after {@link #start()}. */
+    /** The listening socket: TCP on {@code options.address()}, or a Unix domain socket at {@code unixSocket}. */
+    private ServerSocketChannel open() throws IOException {
+        if (options.unixSocket() != null) {
+            return UnixSocketListener.bind(options.unixSocket(), options.unixSocketPermissions(), options.backlog());
+        }
+        ServerSocketChannel server = ServerSocketChannel.open();
+        try {
+            server.setOption(StandardSocketOptions.SO_REUSEADDR, true);
+            server.bind(options.address(), options.backlog());
+            return server;
+        } catch (IOException | RuntimeException e) {
+            server.close();
+            throw e;
+        }
+    }
+
+    /** A Unix domain socket's file goes with the listener (the JDK leaves it). */
+    private void removeSocketFile() {
+        if (options.unixSocket() != null) {
+            UnixSocketListener.remove(options.unixSocket());
+        }
+    }
+
+    /** The bound address; valid after {@link #start()}; {@code null} on a Unix domain socket. */
     public InetSocketAddress address() {
         requireStarted();
         try {
-            return (InetSocketAddress) channel.getLocalAddress();
+            return channel.getLocalAddress() instanceof InetSocketAddress inet ? inet : null;
         } catch (IOException e) {
             throw new IllegalStateException("server socket closed", e);
         }
     }
 
-    /** The bound port (the real one when the options asked for port 0); valid after {@link #start()}. */
+    /**
+     * The bound port (the real one when the options asked for port 0); valid after {@link #start()}; {@code -1} on a
+     * Unix domain socket ({@code options().unixSocket()} is its path).
+     */
     public int port() {
-        return address().getPort();
+        InetSocketAddress address = address();
+        return address == null ? -1 : address.getPort();
     }
 
     /** The options this server runs with. */
@@ -176,6 +211,7 @@ public final class HttpServer implements AutoCloseable {
         } catch (IOException ignored) {
             // the acceptor ends either way
         }
+        removeSocketFile();
         acceptorThread.join();
         drains = new CountDownLatch[reactors.length];
         for (int i = 0; i < reactors.length; i++) {
@@ -194,6 +230,9 @@ public final class HttpServer implements AutoCloseable {
         }
         if (handshakeTasks != null) {
             handshakeTasks.close();
+        }
+        if (pemWatch != null) {
+            pemWatch.close();
         }
         closeAccessLog();
         return clean;
@@ -239,7 +278,8 @@ public final class HttpServer implements AutoCloseable {
 
     /** A snapshot of the counters (approximate while the server runs). */
     public ServerMetrics metrics() {
-        return MetricsSnapshot.of(reactors, open.get(), acceptor, accessLog);
+        return MetricsSnapshot.of(reactors, open.get(), acceptor, accessLog,
+                options.tls() == null ? null : options.tls().pem());
     }
 
     private void requireStarted() {

@@ -43,6 +43,12 @@ import java.util.Map;
  * @param http2StreamsReset   HTTP/2 streams reset with {@code RST_STREAM}: by the client, or by the server for a
  *                            stream error, a refused stream, a timeout, a body too large or an aborted exchange (not
  *                            the {@code NO_ERROR} that only tells a client to stop sending a body it no longer needs)
+ * @param tlsReloads          TLS key material taken from changed PEM files without a restart ({@link PemFiles}; 0
+ *                            otherwise)
+ * @param tlsReloadFailures   changed PEM files refused (unreadable, malformed, not a pair, expired); the material in use
+ *                            stayed
+ * @param tlsCertificateNotAfter when the certificate the server serves now expires; {@code null} unless its TLS comes
+ *                            from {@link PemFiles} (an {@code SSLContext} does not tell)
  */
 public record ServerMetrics(
         long openConnections,
@@ -65,7 +71,10 @@ public record ServerMetrics(
         long accessLogDropped,
         Map<String, Long> requestsByProtocol,
         long http2Connections,
-        long http2StreamsReset) {
+        long http2StreamsReset,
+        long tlsReloads,
+        long tlsReloadFailures,
+        java.time.Instant tlsCertificateNotAfter) {
 
     private static final List<String> PROTOCOLS = List.of("HTTP/1.0", "HTTP/1.1", "HTTP/2");
 

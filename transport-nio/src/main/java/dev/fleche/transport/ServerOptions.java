@@ -1,8 +1,12 @@
 package dev.fleche.transport;
 
 import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Set;
 import java.util.function.LongSupplier;
 
 /**
@@ -90,6 +94,14 @@ import java.util.function.LongSupplier;
  *       decoding</td></tr>
  *   <tr><td>{@code staticContent}</td><td>none</td><td>static files served at these prefixes before the handler
  *       runs ({@link StaticContent}, {@link StaticHandler}); every other path stays the handler's</td></tr>
+ *   <tr><td>{@code proxyProtocol}</td><td>{@code null}: off</td><td>every connection begins with a PROXY protocol
+ *       header (version 1 or 2) from one of its trusted proxies, whose client address becomes the connection's
+ *       ({@link ProxyProtocol})</td></tr>
+ *   <tr><td>{@code unixSocket}</td><td>{@code null}: TCP on {@code address}</td><td>listen on a Unix domain socket
+ *       at this path instead ({@code address} is then unused): HTTP/1.1, h2c, TLS and PROXY all work over it. A stale
+ *       socket file there (no server answers on it) is replaced; the file is deleted at stop</td></tr>
+ *   <tr><td>{@code unixSocketPermissions}</td><td>{@code rw-rw----}</td><td>the socket file's permissions, set
+ *       right after it is bound: who may connect</td></tr>
  * </table>
  */
 public record ServerOptions(
@@ -126,7 +138,10 @@ public record ServerOptions(
         int http2MaxResets,
         int http2MaxControlFrames,
         int http2MaxContinuationFrames,
-        java.util.List<StaticContent> staticContent) {
+        java.util.List<StaticContent> staticContent,
+        ProxyProtocol proxyProtocol,
+        Path unixSocket,
+        Set<PosixFilePermission> unixSocketPermissions) {
 
     /** Validates every setting; use {@link #builder()} rather than this constructor. */
     public ServerOptions {
@@ -162,7 +177,12 @@ public record ServerOptions(
         positive("http2MaxControlFrames", http2MaxControlFrames);
         atLeast("http2MaxContinuationFrames", http2MaxContinuationFrames, 0);
         staticContent = staticContent == null ? java.util.List.of() : java.util.List.copyOf(staticContent);
+        unixSocketPermissions = Set.copyOf(Objects.requireNonNull(unixSocketPermissions, "unixSocketPermissions"));
     }
+
+    /** The default of {@code unixSocketPermissions}: the owner and the group may connect. */
+    public static final Set<PosixFilePermission> DEFAULT_UNIX_SOCKET_PERMISSIONS =
+            Set.copyOf(PosixFilePermissions.fromString("rw-rw----"));
 
     /** The window over which {@code http2MaxResets} and {@code http2MaxControlFrames} are counted. */
     public static final Duration HTTP2_FLOOD_WINDOW = Duration.ofSeconds(10);
@@ -246,6 +266,9 @@ public record ServerOptions(
         private int http2MaxControlFrames = 1_000;
         private int http2MaxContinuationFrames = 16;
         private final java.util.List<StaticContent> staticContent = new java.util.ArrayList<>();
+        private ProxyProtocol proxyProtocol;
+        private Path unixSocket;
+        private Set<PosixFilePermission> unixSocketPermissions = DEFAULT_UNIX_SOCKET_PERMISSIONS;
 
         private Builder() {
         }
@@ -285,6 +308,9 @@ public record ServerOptions(
             http2MaxControlFrames = o.http2MaxControlFrames;
             http2MaxContinuationFrames = o.http2MaxContinuationFrames;
             staticContent.addAll(o.staticContent);
+            proxyProtocol = o.proxyProtocol;
+            unixSocket = o.unixSocket;
+            unixSocketPermissions = o.unixSocketPermissions;
         }
 
         public Builder address(InetSocketAddress value) { address = value; return this; }
@@ -345,6 +371,20 @@ public record ServerOptions(
             staticContent.add(java.util.Objects.requireNonNull(value, "staticContent"));
             return this;
         }
+        /** Every connection must begin with a PROXY header from a trusted proxy; {@code null} (the default): off. */
+        public Builder proxyProtocol(ProxyProtocol value) { proxyProtocol = value; return this; }
+        /** Listens on a Unix domain socket at {@code path} instead of TCP; {@code null} (the default): TCP. */
+        public Builder unixSocket(Path path) { unixSocket = path; return this; }
+        /** The socket file's permissions (default {@code rw-rw----}). */
+        public Builder unixSocketPermissions(Set<PosixFilePermission> value) {
+            unixSocketPermissions = value;
+            return this;
+        }
+        /** The socket file's permissions as {@code ls -l} writes them, e.g. {@code "rw-rw-rw-"}. */
+        public Builder unixSocketPermissions(String value) {
+            unixSocketPermissions = PosixFilePermissions.fromString(value);
+            return this;
+        }
 
         /** Validates and returns the options; throws {@link IllegalArgumentException} naming a bad setting. */
         public ServerOptions build() {
@@ -354,7 +394,8 @@ public record ServerOptions(
                     writeStallTimeout, minRequestBodyRate, minResponseRate, errorRenderer, nanoClock, tls,
                     accessLog, http2PriorKnowledge, http2Upgrade, http2Alpn, http2MaxConcurrentStreams,
                     http2InitialWindowBytes, http2MaxFrameBytes, http2HeaderTableBytes, http2MaxResets,
-                    http2MaxControlFrames, http2MaxContinuationFrames, staticContent);
+                    http2MaxControlFrames, http2MaxContinuationFrames, staticContent,
+                    proxyProtocol, unixSocket, unixSocketPermissions);
         }
     }
 }

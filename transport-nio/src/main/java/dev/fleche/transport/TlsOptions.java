@@ -27,6 +27,9 @@ import javax.net.ssl.SSLParameters;
  *       be supported by the context</td></tr>
  *   <tr><td>{@code handshakeTimeout}</td><td>10 s</td><td>a handshake not complete after this closes the
  *       connection (on the reactor timer)</td></tr>
+ *   <tr><td>{@code pem}</td><td>{@code null}</td><td>set by {@link #builder(PemFiles)}: the PEM files
+ *       {@code sslContext} serves, which the running server reads again every {@code reloadInterval} and rotates
+ *       without a restart ({@link PemFiles})</td></tr>
  * </table>
  *
  * <p>ALPN is not a setting here: the server advertises {@code h2} then {@code http/1.1} ({@code http/1.1} only when
@@ -38,7 +41,8 @@ public record TlsOptions(
         ClientAuth clientAuth,
         List<String> protocols,
         List<String> cipherSuites,
-        Duration handshakeTimeout) {
+        Duration handshakeTimeout,
+        PemFiles pem) {
 
     /** Whether the server asks the client for a certificate. */
     public enum ClientAuth {
@@ -75,6 +79,9 @@ public record TlsOptions(
         if (handshakeTimeout.isNegative() || handshakeTimeout.isZero()) {
             throw new IllegalArgumentException("handshakeTimeout must be positive, was " + handshakeTimeout);
         }
+        if (pem != null && pem.sslContext() != sslContext) {
+            throw new IllegalArgumentException("sslContext must be the PemFiles' own (TlsOptions.builder(pem))");
+        }
     }
 
     /** A builder for {@code sslContext} holding every default of the table above. */
@@ -82,10 +89,22 @@ public record TlsOptions(
         return new Builder(sslContext);
     }
 
+    /**
+     * A builder serving the key material of PEM files, rotated without a restart as they change (the running server
+     * reads them again every {@link PemFiles#reloadInterval()}).
+     */
+    public static Builder builder(PemFiles pem) {
+        Builder builder = new Builder(pem.sslContext());
+        builder.pem = pem;
+        return builder;
+    }
+
     /** A builder starting from these settings. */
     public Builder toBuilder() {
-        return new Builder(sslContext).clientAuth(clientAuth).protocols(protocols).cipherSuites(cipherSuites)
+        Builder builder = new Builder(sslContext).clientAuth(clientAuth).protocols(protocols).cipherSuites(cipherSuites)
                 .handshakeTimeout(handshakeTimeout);
+        builder.pem = pem;
+        return builder;
     }
 
     private static void supportedOnly(String name, List<String> wanted, String[] supported) {
@@ -104,6 +123,7 @@ public record TlsOptions(
         private List<String> protocols = DEFAULT_PROTOCOLS;
         private List<String> cipherSuites = List.of();
         private Duration handshakeTimeout = Duration.ofSeconds(10);
+        private PemFiles pem;
 
         private Builder(SSLContext sslContext) {
             this.sslContext = sslContext;
@@ -122,7 +142,7 @@ public record TlsOptions(
 
         /** Validates and returns the options; throws {@link IllegalArgumentException} naming a bad setting. */
         public TlsOptions build() {
-            return new TlsOptions(sslContext, clientAuth, protocols, cipherSuites, handshakeTimeout);
+            return new TlsOptions(sslContext, clientAuth, protocols, cipherSuites, handshakeTimeout, pem);
         }
     }
 }

@@ -51,7 +51,7 @@ class TlsOptionsTest {
 
     @Test
     void refusesMissingOrEmptySettings() throws Exception {
-        assertThrows(NullPointerException.class, () -> TlsOptions.builder(null).build());
+        assertThrows(NullPointerException.class, () -> TlsOptions.builder((SSLContext) null).build());
         assertThrows(IllegalArgumentException.class, () -> TlsOptions.builder(context()).protocols(List.of()).build());
         assertThrows(IllegalArgumentException.class,
                 () -> TlsOptions.builder(context()).handshakeTimeout(Duration.ZERO).build());

@@ -154,6 +154,9 @@ public final class BaseUris {
 
     /** {@code host:port} of an address, with brackets around an IPv6 literal. */
     static String authority(InetSocketAddress address) {
+        if (address == null) {
+            return "localhost"; // a Unix domain socket: no address; a request without a host is a local one
+        }
         InetAddress ip = address.getAddress();
         String host = ip != null ? ip.getHostAddress() : address.getHostString();
         if (ip instanceof Inet6Address) {

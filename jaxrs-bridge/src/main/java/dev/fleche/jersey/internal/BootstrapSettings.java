@@ -1,6 +1,8 @@
 package dev.fleche.jersey.internal;
 
 import dev.fleche.jersey.FlecheProperties;
+import dev.fleche.transport.PemFiles;
+import dev.fleche.transport.ProxyProtocol;
 import dev.fleche.transport.ServerOptions;
 import dev.fleche.transport.TlsOptions;
 import jakarta.ws.rs.ProcessingException;
@@ -8,7 +10,11 @@ import jakarta.ws.rs.SeBootstrap;
 import jakarta.ws.rs.SeBootstrap.Configuration.SSLClientAuthentication;
 import org.glassfish.jersey.server.ServerProperties;
 
+import java.io.IOException;
+import java.nio.file.Path;
 import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import javax.net.ssl.SSLContext;
 
@@ -34,6 +40,12 @@ import javax.net.ssl.SSLContext;
  *       verified client certificate is the request's user principal</td></tr>
  *   <tr><td>{@code jersey.config.server.bootstrap.webserver.autostart}</td><td>start at once (default true)</td></tr>
  *   <tr><td>{@value FlecheProperties#SERVER_OPTIONS}</td><td>transport settings (else the application's)</td></tr>
+ *   <tr><td>{@value FlecheProperties#UNIX_SOCKET}</td><td>listen on a Unix domain socket at this path (host and
+ *       port are then unused)</td></tr>
+ *   <tr><td>{@value FlecheProperties#TLS_CERTIFICATE_FILE}, {@value FlecheProperties#TLS_PRIVATE_KEY_FILE},
+ *       {@value FlecheProperties#TLS_TRUST_FILE}, {@value FlecheProperties#TLS_RELOAD_SECONDS}</td><td>HTTPS from PEM
+ *       files, rotated as they change ({@code PemFiles}), in place of the SSL context</td></tr>
+ *   <tr><td>{@value FlecheProperties#PROXY_PROTOCOL}</td><td>the PROXY protocol from these trusted sources</td></tr>
  *   <tr><td>{@value FlecheProperties#MAX_REQUEST_BODY_BYTES},
  *       {@value FlecheProperties#MAX_BUFFERED_ENTITY_BYTES}</td><td>the request body limits (the application's own
  *       properties win)</td></tr>
@@ -57,8 +69,10 @@ public record BootstrapSettings(ServerAddress address, boolean autoStart, Server
         }
         Object host = configuration.property(SeBootstrap.Configuration.HOST);
         Object root = configuration.property(SeBootstrap.Configuration.ROOT_PATH);
+        Object unix = configuration.property(FlecheProperties.UNIX_SOCKET);
         ServerAddress address = new ServerAddress(host == null ? "localhost" : host.toString(),
-                port(configuration, https), root == null ? "/" : root.toString(), https);
+                port(configuration, https), root == null ? "/" : root.toString(), https,
+                unix == null ? null : unix instanceof Path path ? path : Path.of(unix.toString().trim()));
         Object options = configuration.property(FlecheProperties.SERVER_OPTIONS);
         ServerOptions given = options instanceof ServerOptions ? (ServerOptions) options : null;
         Map<String, Object> limits = new java.util.HashMap<>();
@@ -72,12 +86,40 @@ public record BootstrapSettings(ServerAddress address, boolean autoStart, Server
         if (!limits.isEmpty()) {
             given = ServerAddress.optionsFrom(given, limits);
         }
+        ProxyProtocol proxy = proxyProtocol(configuration.property(FlecheProperties.PROXY_PROTOCOL));
+        if (proxy != null) {
+            given = ServerAddress.optionsFrom(given, Map.of()).toBuilder().proxyProtocol(proxy).build();
+        }
+        if (!https && configuration.property(FlecheProperties.TLS_CERTIFICATE_FILE) != null) {
+            throw new ProcessingException(FlecheProperties.TLS_CERTIFICATE_FILE + " is set: the protocol must be "
+                    + "HTTPS");
+        }
         return new BootstrapSettings(address, flag(configuration, ServerProperties.WEBSERVER_AUTO_START, true),
                 given, https ? tls(configuration) : null);
     }
 
-    /** The TLS settings of an HTTPS configuration: its SSL context (or the JVM's default) and client authentication. */
+    /** {@value FlecheProperties#PROXY_PROTOCOL}: a {@code ProxyProtocol}, or its trusted sources comma-separated. */
+    private static ProxyProtocol proxyProtocol(Object value) {
+        if (value == null || value instanceof ProxyProtocol) {
+            return (ProxyProtocol) value;
+        }
+        try {
+            return ProxyProtocol.builder().trust(List.of(value.toString().split("\\s*,\\s*"))).build();
+        } catch (IllegalArgumentException e) {
+            throw new ProcessingException(FlecheProperties.PROXY_PROTOCOL + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * The TLS settings of an HTTPS configuration: PEM files when {@value FlecheProperties#TLS_CERTIFICATE_FILE} is set,
+     * else its SSL context (or the JVM's default); and client authentication.
+     */
     private static TlsOptions tls(SeBootstrap.Configuration configuration) {
+        TlsOptions.ClientAuth clientAuth = clientAuth(configuration);
+        Object certificate = configuration.property(FlecheProperties.TLS_CERTIFICATE_FILE);
+        if (certificate != null) {
+            return TlsOptions.builder(pemFiles(configuration, certificate)).clientAuth(clientAuth).build();
+        }
         Object context = configuration.property(SeBootstrap.Configuration.SSL_CONTEXT);
         SSLContext sslContext;
         if (context instanceof SSLContext given) {
@@ -91,16 +133,45 @@ public record BootstrapSettings(ServerAddress address, boolean autoStart, Server
         } else {
             throw new ProcessingException("the SSL context must be a javax.net.ssl.SSLContext, was " + context);
         }
+        return TlsOptions.builder(sslContext).clientAuth(clientAuth).build();
+    }
+
+    /** The PEM files the configuration names (read and checked now). */
+    private static PemFiles pemFiles(SeBootstrap.Configuration configuration, Object certificate) {
+        Object key = configuration.property(FlecheProperties.TLS_PRIVATE_KEY_FILE);
+        if (key == null) {
+            throw new ProcessingException(FlecheProperties.TLS_CERTIFICATE_FILE + " needs "
+                    + FlecheProperties.TLS_PRIVATE_KEY_FILE);
+        }
+        Object trust = configuration.property(FlecheProperties.TLS_TRUST_FILE);
+        Object seconds = configuration.property(FlecheProperties.TLS_RELOAD_SECONDS);
+        PemFiles.Builder builder = PemFiles.builder(path(certificate), path(key))
+                .trustBundle(trust == null ? null : path(trust));
+        if (seconds != null) {
+            builder.reloadInterval(Duration.ofSeconds(seconds instanceof Number n ? n.longValue()
+                    : Long.parseLong(seconds.toString().trim())));
+        }
+        try {
+            return builder.build();
+        } catch (IOException | IllegalArgumentException e) {
+            throw new ProcessingException("HTTPS from PEM files: " + e.getMessage(), e);
+        }
+    }
+
+    private static Path path(Object value) {
+        return value instanceof Path path ? path : Path.of(value.toString().trim());
+    }
+
+    private static TlsOptions.ClientAuth clientAuth(SeBootstrap.Configuration configuration) {
         Object auth = configuration.property(SeBootstrap.Configuration.SSL_CLIENT_AUTHENTICATION);
         SSLClientAuthentication clientAuth = auth == null ? SSLClientAuthentication.NONE
                 : auth instanceof SSLClientAuthentication given ? given
                 : SSLClientAuthentication.valueOf(auth.toString().trim());
-        TlsOptions.ClientAuth mapped = switch (clientAuth) {
+        return switch (clientAuth) {
             case NONE -> TlsOptions.ClientAuth.NONE;
             case OPTIONAL -> TlsOptions.ClientAuth.WANT;
             case MANDATORY -> TlsOptions.ClientAuth.NEED;
         };
-        return TlsOptions.builder(sslContext).clientAuth(mapped).build();
     }
 
     private static int port(SeBootstrap.Configuration configuration, boolean https) {

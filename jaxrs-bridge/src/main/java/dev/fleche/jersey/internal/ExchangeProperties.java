@@ -71,12 +71,16 @@ public final class ExchangeProperties implements PropertiesDelegate {
         if (FlecheProperties.CLIENT_CERTIFICATES.equals(name)) {
             return clientCertificates();
         }
+        if (FlecheProperties.PROXY.equals(name)) {
+            return exchange.proxy();
+        }
         return null;
     }
 
     /** Whether {@code name} is a property this class makes when asked for (a {@code null} shadows it). */
     private static boolean builtIn(String name) {
-        return BUILT_IN.contains(name) || FlecheProperties.CLIENT_CERTIFICATES.equals(name);
+        return BUILT_IN.contains(name) || FlecheProperties.CLIENT_CERTIFICATES.equals(name)
+                || FlecheProperties.PROXY.equals(name);
     }
 
     /** The verified client chain, the client's own certificate first (a new array each time), or null. */
@@ -100,6 +104,9 @@ public final class ExchangeProperties implements PropertiesDelegate {
         }
         if (clientCertificates() != null) {
             names.add(FlecheProperties.CLIENT_CERTIFICATES);
+        }
+        if (exchange.proxy() != null) {
+            names.add(FlecheProperties.PROXY);
         }
         if (map != null) {
             for (String name : map.keySet()) {

@@ -8,6 +8,10 @@ import dev.fleche.transport.TlsOptions;
 
 import java.net.InetSocketAddress;
 import java.net.URI;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -17,12 +21,18 @@ import java.util.Map;
  * @param port     the port; 0 picks a free one
  * @param rootPath the raw root path, starting with {@code /}
  * @param https    whether the server speaks HTTPS (then its transport options must carry TLS)
+ * @param unixSocket the path of a Unix domain socket to listen on instead of {@code host:port}, or null
  */
-public record ServerAddress(String host, int port, String rootPath, boolean https) {
+public record ServerAddress(String host, int port, String rootPath, boolean https, Path unixSocket) {
     /** The port used when none is given ({@code SeBootstrap}'s {@code DEFAULT_PORT}, a URI without port). */
     public static final int DEFAULT_HTTP_PORT = 8080;
     /** The same for HTTPS, as Jersey's other containers choose it ({@code Container.DEFAULT_HTTPS_PORT}). */
     public static final int DEFAULT_HTTPS_PORT = 8443;
+
+    /** A TCP address. */
+    public ServerAddress(String host, int port, String rootPath, boolean https) {
+        this(host, port, rootPath, https, null);
+    }
 
     /** Checks the port range and normalises the root path. */
     public ServerAddress {
@@ -33,12 +43,25 @@ public record ServerAddress(String host, int port, String rootPath, boolean http
         host = host == null || host.isEmpty() ? null : host;
     }
 
-    /** Reads {@code http://host:port/path} or {@code https://host:port/path}; refuses other schemes. */
+    /**
+     * Reads {@code http://host:port/path} or {@code https://host:port/path}, or a Unix domain socket as
+     * {@code http+unix://%2Fpath%2Fto%2Fsocket/path} ({@code https+unix} with TLS: the socket's path percent-encoded
+     * as the authority, the convention of Docker's and {@code requests-unixsocket}'s clients); refuses other schemes.
+     */
     public static ServerAddress of(URI uri) {
         if (uri == null) {
             throw new IllegalArgumentException("the server URI is required");
         }
         String scheme = uri.getScheme();
+        if ("http+unix".equalsIgnoreCase(scheme) || "https+unix".equalsIgnoreCase(scheme)) {
+            String socket = uri.getRawAuthority();
+            if (socket == null || socket.isEmpty()) {
+                throw new IllegalArgumentException("a " + scheme + " URI names its socket's path, percent-encoded, "
+                        + "as its authority: http+unix://%2Frun%2Fapp.sock/, was " + uri);
+            }
+            return new ServerAddress(null, 0, uri.getRawPath(), scheme.toLowerCase(Locale.ROOT).startsWith("https"),
+                    Path.of(percentDecoded(socket)));
+        }
         boolean https = "https".equalsIgnoreCase(scheme);
         if (!https && !"http".equalsIgnoreCase(scheme)) {
             throw new IllegalArgumentException("the server URI must be http://host:port/path or "
@@ -56,8 +79,12 @@ public record ServerAddress(String host, int port, String rootPath, boolean http
      * @throws IllegalArgumentException when the scheme and the TLS settings disagree
      */
     public ServerOptions applyTo(ServerOptions options, TlsOptions tls) {
-        InetSocketAddress address = host == null ? new InetSocketAddress(port) : new InetSocketAddress(host, port);
-        ServerOptions.Builder builder = options.toBuilder().address(address);
+        ServerOptions.Builder builder = options.toBuilder();
+        if (unixSocket != null) {
+            builder.unixSocket(unixSocket);
+        } else {
+            builder.address(host == null ? new InetSocketAddress(port) : new InetSocketAddress(host, port));
+        }
         if (tls != null) {
             if (!https) {
                 throw new IllegalArgumentException("an SSLContext was given for " + this + ": use an https URI");
@@ -138,6 +165,29 @@ public record ServerAddress(String host, int port, String rootPath, boolean http
 
     @Override
     public String toString() {
+        if (unixSocket != null) {
+            return (https ? "https+unix://" : "http+unix://")
+                    + URLEncoder.encode(unixSocket.toString(), StandardCharsets.UTF_8) + rootPath;
+        }
         return (https ? "https://" : "http://") + displayHost() + ":" + port + rootPath;
+    }
+
+    /** {@code %XX} sequences decoded as UTF-8 ({@code +} stays a plus: this is a path, not a form). */
+    private static String percentDecoded(String raw) {
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream(raw.length());
+        for (int i = 0; i < raw.length(); i++) {
+            char c = raw.charAt(i);
+            if (c == '%') {
+                if (i + 2 >= raw.length() || Character.digit(raw.charAt(i + 1), 16) < 0
+                        || Character.digit(raw.charAt(i + 2), 16) < 0) {
+                    throw new IllegalArgumentException("a bad percent-encoding in \"" + raw + "\"");
+                }
+                bytes.write(Integer.parseInt(raw.substring(i + 1, i + 3), 16));
+                i += 2;
+            } else {
+                bytes.writeBytes(String.valueOf(c).getBytes(StandardCharsets.UTF_8));
+            }
+        }
+        return bytes.toString(StandardCharsets.UTF_8);
     }
 }

@@ -80,10 +80,23 @@ public final class TransportMeters {
             Gauge.builder("fleche.workers.queued", workers, Workers::queued)
                     .description("requests waiting for a worker thread").register(registry);
         }
+        if (server.options().tls() != null && server.options().tls().pem() != null) {
+            counter(registry, server, "fleche.tls.reloads", "TLS key material taken from changed PEM files", null,
+                    ServerMetrics::tlsReloads);
+            counter(registry, server, "fleche.tls.reload.failures",
+                    "changed PEM files refused (the material in use stayed)", null, ServerMetrics::tlsReloadFailures);
+            Gauge.builder("fleche.tls.certificate.expiry", server, s -> expiry(s.metrics()))
+                    .description("when the served certificate expires, in seconds since the epoch").baseUnit("seconds")
+                    .register(registry);
+        }
         // Micrometer holds the measured object weakly and the function strongly: the server (which the
         // application keeps) is the object, the container's count is reached through the function.
         FunctionCounter.builder("fleche.workers.rejected", server, s -> busy.getAsLong())
                 .description("requests answered 503 because the workers were saturated").register(registry);
+    }
+
+    private static double expiry(ServerMetrics m) {
+        return m.tlsCertificateNotAfter() == null ? Double.NaN : m.tlsCertificateNotAfter().getEpochSecond();
     }
 
     private static long responses(ServerMetrics m, String statusClass) {

@@ -39,6 +39,8 @@ public final class Acceptor implements Runnable {
     private final HttpFields retryAfter = new HttpFields(1).add("Retry-After", "1");
     /** The server's access log, or null. */
     private final AccessLogWriter accessLog;
+    /** TCP (false: a Unix domain socket, which has no {@code TCP_NODELAY} and no IP peer). */
+    private final boolean tcp;
     private int next;
 
     public Acceptor(ServerSocketChannel server, Reactor[] reactors, AtomicInteger open, int maxConnections,
@@ -50,6 +52,13 @@ public final class Acceptor implements Runnable {
         this.reactors = reactors;
         this.open = open;
         this.maxConnections = maxConnections;
+        boolean inet;
+        try {
+            inet = server.getLocalAddress() instanceof InetSocketAddress;
+        } catch (IOException e) {
+            inet = true; // closed already: the acceptor ends at once
+        }
+        this.tcp = inet;
     }
 
     @Override
@@ -77,7 +86,9 @@ public final class Acceptor implements Runnable {
         }
         try {
             channel.configureBlocking(false);
-            channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
+            if (tcp) {
+                channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
+            }
         } catch (IOException e) {
             open.decrementAndGet();
             closeQuietly(channel);
@@ -112,7 +123,7 @@ public final class Acceptor implements Runnable {
     private void log(SocketChannel channel, int written) {
         LogEntry entry = new LogEntry();
         try {
-            entry.peer = (InetSocketAddress) channel.getRemoteAddress();
+            entry.peer = channel.getRemoteAddress() instanceof InetSocketAddress inet ? inet : null;
         } catch (IOException ignored) {
             // logged without an address
         }

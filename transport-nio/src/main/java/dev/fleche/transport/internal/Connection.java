@@ -2,6 +2,7 @@ package dev.fleche.transport.internal;
 
 import dev.fleche.transport.ErrorRenderer;
 import dev.fleche.transport.HttpFields;
+import dev.fleche.transport.ProxyInfo;
 import dev.fleche.transport.RequestBodyException;
 import dev.fleche.transport.ServerOptions;
 import dev.fleche.transport.Timeout;
@@ -194,6 +195,8 @@ final class Connection extends TimerNode
 
     final ConnectionChannel channel;
     final long id;
+    /** The client's and our addresses: the socket's, or a PROXY header's. */
+    private final Origin origin;
     private SelectionKey key;
     /** This connection's place in its reactor's list. */
     private int slot = -1;
@@ -232,10 +235,11 @@ final class Connection extends TimerNode
     /** Counters, events and the access log, told what happened; never null. */
     private final Telemetry telemetry;
 
-    Connection(Reactor reactor, SocketChannel socket, long id) throws IOException {
+    Connection(Reactor reactor, SocketChannel socket, long id, Origin origin, byte[] early) throws IOException {
         this.reactor = reactor;
         this.id = id;
-        this.channel = reactor.openChannel(socket, this);
+        this.origin = origin;
+        this.channel = reactor.openChannel(socket, this, early);
         this.state = channel.isHandshaking() ? State.HANDSHAKING : State.IDLE;
         this.deadlines = new Deadlines(reactor.options, reactor.now);
         this.telemetry = reactor.accessLog == null ? new Telemetry(reactor, id)
@@ -244,11 +248,6 @@ final class Connection extends TimerNode
 
     private void moveTo(State next) {
         state = state.to(next);
-    }
-
-    /** The socket under the channel, for its addresses. */
-    SocketChannel socket() {
-        return (SocketChannel) key.channel();
     }
 
     @Override
@@ -264,7 +263,7 @@ final class Connection extends TimerNode
     @Override
     public void opened(SelectionKey registered) {
         key = registered;
-        telemetry.opened(socket());
+        telemetry.opened(origin);
         armTimer(deadlines.at(state.deadline));
     }
 
@@ -405,7 +404,7 @@ final class Connection extends TimerNode
         moveTo(State.CLOSED);
         inbound.release(reactor);
         outbound = null;
-        Http2Connection next = new Http2Connection(reactor, channel, id, key);
+        Http2Connection next = new Http2Connection(reactor, channel, id, key, origin);
         handedTo = next;
         reactor.handOver(this, next, key);
         next.start(before, upgraded, settings, bytes == null ? new byte[0] : bytes, offset, end);
@@ -739,12 +738,17 @@ final class Connection extends TimerNode
 
     @Override
     public InetSocketAddress remoteAddress() {
-        return (InetSocketAddress) socket().socket().getRemoteSocketAddress();
+        return origin.remote();
     }
 
     @Override
     public InetSocketAddress localAddress() {
-        return (InetSocketAddress) socket().socket().getLocalSocketAddress();
+        return origin.local();
+    }
+
+    @Override
+    public ProxyInfo proxy() {
+        return origin.proxy();
     }
 
     @Override

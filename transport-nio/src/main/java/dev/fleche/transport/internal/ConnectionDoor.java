@@ -1,6 +1,7 @@
 package dev.fleche.transport.internal;
 
 import dev.fleche.transport.HttpFields;
+import dev.fleche.transport.ProxyInfo;
 import dev.fleche.transport.ServerOptions;
 import dev.fleche.transport.Timeout;
 import dev.fleche.transport.TlsInfo;
@@ -31,6 +32,9 @@ interface ConnectionDoor {
     InetSocketAddress remoteAddress();
 
     InetSocketAddress localAddress();
+
+    /** What the connection's PROXY protocol header said, or null on a listener that takes none. */
+    ProxyInfo proxy();
 
     /** Why the connection closed, or null while open. */
     String closeReason();

@@ -5,9 +5,7 @@ import dev.fleche.transport.http1.RequestHead;
 import dev.fleche.transport.internal.accesslog.AccessLogWriter;
 import dev.fleche.transport.internal.accesslog.LogEntry;
 
-import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.nio.channels.SocketChannel;
 import java.util.ArrayDeque;
 import java.util.function.LongSupplier;
 
@@ -31,8 +29,8 @@ final class ConnectionLog {
     private final long connectionId;
     private final ConnectionChannel channel;
     private final LongSupplier clock;
-    private SocketChannel socket;
-    private InetSocketAddress peer;
+    /** The connection's addresses (the socket's, or a PROXY header's). */
+    private Origin origin;
     /** When the head being read began (the reactor's clock). */
     private long headStart;
     /** Response bytes of this connection written to the channel. */
@@ -49,9 +47,9 @@ final class ConnectionLog {
         this.clock = clock;
     }
 
-    /** The connection's socket, for the peer's address (looked up once, when first logged). */
-    void socket(SocketChannel value) {
-        socket = value;
+    /** The connection's addresses: the client's is each line's peer. */
+    void origin(Origin value) {
+        origin = value;
     }
 
     /** Response bytes of this connection written so far. */
@@ -84,14 +82,7 @@ final class ConnectionLog {
     }
 
     private InetSocketAddress peer() {
-        if (peer == null) {
-            try {
-                peer = (InetSocketAddress) socket.getRemoteAddress();
-            } catch (IOException | RuntimeException e) {
-                return null; // closed under us: logged without an address
-            }
-        }
-        return peer;
+        return origin == null ? null : origin.remote(); // null on a Unix domain socket: logged without an address
     }
 
     /** Request body bytes received for the request being served. */

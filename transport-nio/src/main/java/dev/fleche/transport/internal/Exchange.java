@@ -2,6 +2,7 @@ package dev.fleche.transport.internal;
 
 import dev.fleche.transport.HttpExchange;
 import dev.fleche.transport.HttpFields;
+import dev.fleche.transport.ProxyInfo;
 import dev.fleche.transport.RequestBodyException;
 import dev.fleche.transport.ServerOptions;
 import dev.fleche.transport.Timeout;
@@ -382,6 +383,11 @@ final class Exchange implements HttpExchange {
     @Override
     public InetSocketAddress localAddress() {
         return door.localAddress();
+    }
+
+    @Override
+    public ProxyInfo proxy() {
+        return door.proxy();
     }
 
     // ---------------------------------------------------------------- connection state

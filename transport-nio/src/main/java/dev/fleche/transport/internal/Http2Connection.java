@@ -2,6 +2,7 @@ package dev.fleche.transport.internal;
 
 import dev.fleche.transport.ErrorRenderer;
 import dev.fleche.transport.HttpFields;
+import dev.fleche.transport.ProxyInfo;
 import dev.fleche.transport.RequestBodyException;
 import dev.fleche.transport.ServerOptions;
 import dev.fleche.transport.Timeout;
@@ -22,7 +23,6 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
-import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -92,6 +92,8 @@ final class Http2Connection extends TimerNode
 
     final ConnectionChannel channel;
     final long id;
+    /** The client's and our addresses (the socket's, or a PROXY header's), from the HTTP/1.1 connection. */
+    private final Origin origin;
     private final ServerOptions options;
     private final SelectionKey key;
     private int slot = -1;
@@ -135,8 +137,9 @@ final class Http2Connection extends TimerNode
     private int resets;
     private int controlFrames;
 
-    Http2Connection(Reactor reactor, ConnectionChannel channel, long id, SelectionKey key) {
+    Http2Connection(Reactor reactor, ConnectionChannel channel, long id, SelectionKey key, Origin origin) {
         this.reactor = reactor;
+        this.origin = origin;
         this.channel = channel;
         this.id = id;
         this.key = key;
@@ -889,18 +892,19 @@ final class Http2Connection extends TimerNode
     @Override public TlsInfo tls() { return channel.tlsInfo(); }
     @Override public String closeReason() { return closeReason; }
 
-    private SocketChannel socket() {
-        return (SocketChannel) key.channel();
-    }
-
     @Override
     public InetSocketAddress remoteAddress() {
-        return (InetSocketAddress) socket().socket().getRemoteSocketAddress();
+        return origin.remote();
     }
 
     @Override
     public InetSocketAddress localAddress() {
-        return (InetSocketAddress) socket().socket().getLocalSocketAddress();
+        return origin.local();
+    }
+
+    @Override
+    public ProxyInfo proxy() {
+        return origin.proxy();
     }
 
     /** The stream's held-back bytes and the connection's queue: a writer waits on both. */

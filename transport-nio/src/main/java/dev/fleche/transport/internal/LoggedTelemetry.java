@@ -3,7 +3,6 @@ package dev.fleche.transport.internal;
 import dev.fleche.transport.http1.RequestHead;
 import dev.fleche.transport.internal.accesslog.LogEntry;
 
-import java.nio.channels.SocketChannel;
 
 /**
  * {@link Telemetry} with the access log on: also follows each request into the connection's {@link ConnectionLog}.
@@ -23,9 +22,9 @@ final class LoggedTelemetry extends Telemetry {
     }
 
     @Override
-    void opened(SocketChannel socket) {
-        log.socket(socket);
-        super.opened(socket);
+    void opened(Origin origin) {
+        log.origin(origin);
+        super.opened(origin);
     }
 
     @Override

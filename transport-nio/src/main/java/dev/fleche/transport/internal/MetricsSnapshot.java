@@ -1,5 +1,6 @@
 package dev.fleche.transport.internal;
 
+import dev.fleche.transport.PemFiles;
 import dev.fleche.transport.ServerMetrics;
 import dev.fleche.transport.http1.ProtocolRule;
 import dev.fleche.transport.internal.accesslog.AccessLogWriter;
@@ -21,8 +22,9 @@ public final class MetricsSnapshot {
     private MetricsSnapshot() {
     }
 
-    /** The metrics of a server; any argument but {@code open} may be null (not started, no log). */
-    public static ServerMetrics of(Reactor[] reactors, int open, Acceptor acceptor, AccessLogWriter accessLog) {
+    /** The metrics of a server; any argument but {@code open} may be null (not started, no log, no PEM files). */
+    public static ServerMetrics of(Reactor[] reactors, int open, Acceptor acceptor, AccessLogWriter accessLog,
+                                   PemFiles pem) {
         long accepted = 0, closed = 0, requests = 0, bytesRead = 0, bytesWritten = 0, protocolErrors = 0;
         long timeouts = 0, handlerErrors = 0, ended = 0, http2Connections = 0, http2Resets = 0;
         long[] protocols = new long[Counters.PROTOCOLS.size()];
@@ -73,7 +75,8 @@ public final class MetricsSnapshot {
         return new ServerMetrics(open, accepted, overloaded, closed, requests, bytesRead, bytesWritten,
                 protocolErrors, timeouts, handlerErrors, classes[1], classes[2], classes[3], classes[4], classes[5],
                 byRule, Math.max(0, requests - ended), accessLog == null ? 0 : accessLog.dropped(),
-                byProtocol(protocols), http2Connections, http2Resets);
+                byProtocol(protocols), http2Connections, http2Resets, pem == null ? 0 : pem.reloads(),
+                pem == null ? 0 : pem.reloadFailures(), pem == null ? null : pem.notAfter());
     }
 
     private static Map<String, Long> byProtocol(long[] counts) {

@@ -7,12 +7,23 @@ import dev.fleche.transport.TlsInfo;
 
 import javax.net.ssl.SSLSession;
 
-/** The plain-text {@link ConnectionChannel}: the socket as it is. Holds no bytes of its own. */
+/**
+ * The plain-text {@link ConnectionChannel}: the socket as it is. Holds no bytes of its own, but for bytes read
+ * before it existed (past a PROXY protocol header), which it serves first.
+ */
 final class PlainChannel implements ConnectionChannel {
     private final SocketChannel socket;
+    /** Bytes read past a PROXY header, served before the socket's; null once served (or when there were none). */
+    private ByteBuffer early;
 
     PlainChannel(SocketChannel socket) {
         this.socket = socket;
+    }
+
+    /** A channel that serves {@code early} (bytes already read from {@code socket}) before reading the socket. */
+    PlainChannel(SocketChannel socket, byte[] early) {
+        this.socket = socket;
+        this.early = ByteBuffer.wrap(early);
     }
 
     /** The socket, for {@link FileRegion}s: a file goes to it with {@code transferTo}, past the heap. */
@@ -22,6 +33,15 @@ final class PlainChannel implements ConnectionChannel {
 
     @Override
     public int read(ByteBuffer dst) throws IOException {
+        if (early != null) {
+            int n = Math.min(early.remaining(), dst.remaining());
+            dst.put(dst.position(), early, early.position(), n).position(dst.position() + n);
+            early.position(early.position() + n);
+            if (!early.hasRemaining()) {
+                early = null;
+            }
+            return n;
+        }
         return socket.read(dst);
     }
 
@@ -42,7 +62,7 @@ final class PlainChannel implements ConnectionChannel {
 
     @Override
     public boolean hasBufferedInput() {
-        return false;
+        return early != null;
     }
 
     @Override

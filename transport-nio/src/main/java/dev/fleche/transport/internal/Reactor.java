@@ -95,13 +95,21 @@ public final class Reactor implements Runnable {
 
     /** What the reactor makes of each socket it adopts: the protocol's connection (today HTTP/1.1's). */
     public interface ConnectionFactory {
-        Attachment open(Reactor reactor, SocketChannel socket, long id) throws IOException;
+        /**
+         * @param origin the connection's addresses (a PROXY header's, or the socket's)
+         * @param early  bytes already read from the socket for the connection (those past a PROXY header), or null
+         */
+        Attachment open(Reactor reactor, SocketChannel socket, long id, Origin origin, byte[] early)
+                throws IOException;
     }
 
     /** What {@link #channelFactory} is: {@link #openChannel}'s signature. */
     interface ChannelFactory {
         ConnectionChannel open(SocketChannel socket, ConnectionChannel.Listener listener) throws IOException;
     }
+
+    /** A PROXY protocol listener's trusted sources, parsed once ({@link ProxyIntake}); null when it takes none. */
+    final AddressRange[] proxySources;
 
     /** TLS only (else null): the server's pool for delegated handshake tasks, and this reactor's record buffers. */
     private final HandshakeTasks handshakeTasks;
@@ -155,6 +163,8 @@ public final class Reactor implements Runnable {
         this.selector = Selector.open();
         this.now = options.nanoClock().getAsLong();
         this.wheel = new TimerWheel(512, TICK_NANOS, now);
+        this.proxySources = options.proxyProtocol() == null ? null
+                : ProxyIntake.trustedSources(options.proxyProtocol());
     }
 
     /** Starts the loop on a new platform thread named {@code name}. */
@@ -310,7 +320,9 @@ public final class Reactor implements Runnable {
             if (draining) {
                 throw new IOException("server stopping");
             }
-            Attachment connection = connectionFactory.open(this, channel, id);
+            // a PROXY protocol listener reads the header first, then opens the connection (ProxyIntake.handOver)
+            Attachment connection = proxySources != null ? new ProxyIntake(this, channel, id)
+                    : openConnection(channel, id, Origin.of(channel), null);
             SelectionKey key = channel.register(selector, SelectionKey.OP_READ, connection);
             connection.slot(connections.size());
             connections.add(connection);
@@ -326,20 +338,31 @@ public final class Reactor implements Runnable {
         }
     }
 
+    /** The listener's connection for {@code socket}, from {@code origin}, with {@code early} bytes (or null). */
+    Attachment openConnection(SocketChannel socket, long id, Origin origin, byte[] early) throws IOException {
+        return connectionFactory.open(this, socket, id, origin, early);
+    }
+
     /**
      * The byte channel of a new connection: the one place where a connection's transport is chosen — TLS over an
      * {@code SSLEngine} when the options carry {@code tls}, the plain socket otherwise. {@code listener} is the
-     * connection, told on this reactor when a TLS delegated task finished.
+     * connection, told on this reactor when a TLS delegated task finished. {@code early} bytes (read past a PROXY
+     * header; null when none) are the first the channel serves: plaintext on a plain channel, records on TLS.
      */
-    ConnectionChannel openChannel(SocketChannel socket, ConnectionChannel.Listener listener) throws IOException {
+    ConnectionChannel openChannel(SocketChannel socket, ConnectionChannel.Listener listener, byte[] early)
+            throws IOException {
         if (channelFactory != null) {
             return channelFactory.open(socket, listener);
         }
         if (tlsBuffers == null) {
-            return new PlainChannel(socket);
+            return early == null ? new PlainChannel(socket) : new PlainChannel(socket, early);
         }
-        return new TlsChannel(socket, TlsChannel.serverEngine(options.tls(), options.http2Alpn()), tlsBuffers, handshakeTasks,
-                this::execute, listener);
+        TlsChannel tls = new TlsChannel(socket, TlsChannel.serverEngine(options.tls(), options.http2Alpn()), tlsBuffers,
+                handshakeTasks, this::execute, listener);
+        if (early != null) {
+            tls.received(early);
+        }
+        return tls;
     }
 
     /**

@@ -37,7 +37,23 @@ enum Refusal {
      * Plain HTTP on a TLS port: answered by the {@link TlsChannel} itself with a plaintext {@code 400} (see
      * {@link PlaintextRequestException}); named here so that it is counted and logged like the others.
      */
-    PLAINTEXT_ON_TLS_PORT("RFC 8446 5.1", 400, "This port speaks HTTPS");
+    PLAINTEXT_ON_TLS_PORT("RFC 8446 5.1", 400, "This port speaks HTTPS"),
+    // A PROXY protocol listener (ProxyIntake): the peer is a proxy, not a client that could read an answer, so each
+    // of these closes the connection without a byte (HAProxy's proxy-protocol.txt, sections named).
+    /** The connection comes from an address outside {@code ProxyProtocol.trustedSources}: closed before reading. */
+    PROXY_SOURCE_UNTRUSTED("PROXY protocol 2", 0, "not a trusted proxy"),
+    /** The first bytes are neither {@code "PROXY "} (version 1) nor the version 2 signature. */
+    PROXY_HEADER_MISSING("PROXY protocol 2", 0, "no PROXY protocol header"),
+    /** A version 1 header that breaks its grammar (fields, spaces, addresses, ports, CRLF). */
+    PROXY_V1_MALFORMED("PROXY protocol 2.1", 0, "malformed PROXY protocol version 1 header"),
+    /** A version 2 header that breaks its format (version, command, family, lengths, TLVs, CRC32C). */
+    PROXY_V2_MALFORMED("PROXY protocol 2.2", 0, "malformed PROXY protocol version 2 header"),
+    /** A version 1 line beyond 107 bytes, or a version 2 header beyond {@code ProxyProtocol.maxHeaderBytes}. */
+    PROXY_HEADER_TOO_LONG("PROXY protocol 2.1", 0, "PROXY protocol header too long"),
+    /** The connection ended inside its PROXY header. */
+    PROXY_HEADER_TRUNCATED("PROXY protocol 2", 0, "connection ended inside the PROXY protocol header"),
+    /** The PROXY header not complete within {@code headerTimeout} of the accept. */
+    PROXY_HEADER_TIMEOUT("PROXY protocol 2", 0, "PROXY protocol header not received in time");
 
     private final String section;
     private final int status;

@@ -5,7 +5,6 @@ import dev.fleche.transport.http1.ProtocolRule;
 import dev.fleche.transport.http1.RequestHead;
 import dev.fleche.transport.internal.accesslog.LogEntry;
 
-import java.nio.channels.SocketChannel;
 
 /**
  * What a connection tells the world: its reactor's {@link Counters}, the structured {@link Events}, and (in
@@ -25,9 +24,9 @@ class Telemetry {
         this.events = reactor.events;
     }
 
-    void opened(SocketChannel socket) {
+    void opened(Origin origin) {
         if (events.on()) {
-            events.emit("open", id, "remote=" + socket.socket().getRemoteSocketAddress());
+            events.emit("open", id, "remote=" + origin.remote());
         }
     }
 

@@ -128,6 +128,20 @@ final class TlsChannel implements ConnectionChannel {
         return engine;
     }
 
+    /**
+     * Bytes read from the socket before this channel existed (past a PROXY protocol header): the first records, which
+     * the handshake reads before the socket's. Called once, before any read.
+     */
+    void received(byte[] early) {
+        netIn = ready(netIn, Math.max(early.length, engine.getSession().getPacketBufferSize()));
+        if (netIn.capacity() < early.length) {
+            netIn = grow(netIn, early.length);
+        }
+        netIn.compact();
+        netIn.put(early);
+        netIn.flip();
+    }
+
     // ---------------------------------------------------------------- what the connection sees
 
     /** Whether the first handshake is still in progress (the connection's handshake timeout runs meanwhile). */
@@ -358,12 +372,13 @@ final class TlsChannel implements ConnectionChannel {
             if (n < 0) {
                 throw new SSLHandshakeException("the peer closed the connection during the handshake");
             }
-            if (!firstBytesChecked && !checkFirstBytes()) {
-                return false;
-            }
-            if (!wholeRecordBuffered()) {
-                return false;
-            }
+        }
+        // the first bytes, whether read here or given before (received: past a PROXY header), are checked once
+        if (!firstBytesChecked && !checkFirstBytes()) {
+            return false;
+        }
+        if (!wholeRecordBuffered()) {
+            return false;
         }
         appIn = ready(appIn, engine.getSession().getApplicationBufferSize());
         appIn.compact();

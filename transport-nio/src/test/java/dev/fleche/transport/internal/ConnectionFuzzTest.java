@@ -241,7 +241,7 @@ class ConnectionFuzzTest {
             int parsersBefore = reactor.pooledParsers();
             OPEN.incrementAndGet();
             reactor.now = CLOCK[0];
-            connection = new Connection(reactor, null, nextId++);
+            connection = new Connection(reactor, null, nextId++, Origin.of(null), null);
             connection.opened(key);
             int most = STEPS_PER_BYTE * script.message().length + 16;
             for (int n = 0; n < most && channel.readable() && key.isValid(); n++) {

@@ -30,6 +30,8 @@ final class EngineClient implements AutoCloseable {
     private ByteBuffer appIn;
     /** Bytes read from the socket so far. */
     private long bytesReceived;
+    /** Bytes to send in the same write as the first flight (a PROXY header), or null once sent. */
+    private ByteBuffer preamble;
 
     EngineClient(SSLContext context, int port, String protocol) throws IOException {
         engine = context.createSSLEngine("localhost", port);
@@ -164,8 +166,20 @@ final class EngineClient implements AutoCloseable {
         }
     }
 
+    /** Sends {@code bytes} in the same write as the ClientHello (a PROXY header in front of TLS); before handshake. */
+    void preamble(byte[] bytes) {
+        preamble = ByteBuffer.wrap(bytes);
+    }
+
     private void send() throws IOException {
         netOut.flip();
+        if (preamble != null) {
+            ByteBuffer[] both = {preamble, netOut};
+            while (preamble.hasRemaining() || netOut.hasRemaining()) {
+                socket.write(both);
+            }
+            preamble = null;
+        }
         while (netOut.hasRemaining()) {
             socket.write(netOut);
         }

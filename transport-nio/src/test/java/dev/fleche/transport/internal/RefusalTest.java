@@ -19,7 +19,7 @@ class RefusalTest {
     @ParameterizedTest
     @EnumSource(Refusal.class)
     void eachRefusalIsNamedWithASectionAndASafeReason(Refusal refusal) {
-        assertTrue(refusal.section().matches("RFC \\d{4} \\d+(\\.\\d+)*"), refusal.section());
+        assertTrue(refusal.section().matches("(RFC \\d{4}|PROXY protocol) \\d+(\\.\\d+)*"), refusal.section());
         assertTrue(refusal.status() == 0 || (refusal.status() >= 400 && refusal.status() < 600));
         String reason = refusal.reason(ServerOptions.builder().build());
         assertTrue(!reason.isEmpty() && reason.chars().allMatch(c -> c >= 0x20 && c < 0x7F), reason);

@@ -111,6 +111,24 @@ public final class TestCertificates {
         return servers.get(key);
     }
 
+    /** The {@code key} server's certificate in PEM (for {@code PemFiles} tests). */
+    public String serverCertificatePem(ServerKey key) {
+        try {
+            return pem((X509Certificate) servers.get(key).getCertificate("server"));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The {@code key} server's private key (its PKCS#8 encoding is {@code getEncoded()}). */
+    public PrivateKey serverPrivateKey(ServerKey key) {
+        try {
+            return (PrivateKey) servers.get(key).getKey("server", PASSWORD.toCharArray());
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** A trust store holding the test CA and the two server certificates. */
     public KeyStore trustStore() {
         try {

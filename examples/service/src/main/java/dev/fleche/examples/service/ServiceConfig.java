@@ -25,6 +25,9 @@ import java.util.Map;
  *   <tr><td>{@code FLECHE_ACCESS_LOG}</td><td>the access log: {@code json}, {@code common} or {@code combined}
  *       writes lines of that format to standard output; a path (anything with a {@code /}) writes JSON lines to
  *       that file, rotated at 100 MiB, 5 kept; {@code off} or empty: none</td><td>none</td></tr>
+ *   <tr><td>{@code BIND_PATH}, {@code TLS_CERT_FILE}, {@code TLS_KEY_FILE}, {@code TLS_CA_FILE},
+ *       {@code TLS_RELOAD_SECONDS}, {@code TLS_MIN_VALID_DAYS}, {@code PROXY_PROTOCOL}</td><td>a Unix domain socket,
+ *       HTTPS from PEM files rotated without a restart, the PROXY protocol: {@link ListenerConfig}</td><td>none</td></tr>
  * </table>
  *
  * @param host      the address to bind
@@ -32,8 +35,10 @@ import java.util.Map;
  * @param jdbcUrl   the to-do database
  * @param drain     the drain on SIGTERM
  * @param accessLog the transport's access log, or null for none
+ * @param listener  the socket, TLS and PROXY settings
  */
-public record ServiceConfig(String host, int port, String jdbcUrl, DrainPolicy drain, AccessLog accessLog) {
+public record ServiceConfig(String host, int port, String jdbcUrl, DrainPolicy drain, AccessLog accessLog,
+                            ListenerConfig listener) {
     /** The {@code System.Logger} the service routes to standard output, one raw line per message. */
     public static final String ACCESS_LOGGER = "dev.fleche.access";
 
@@ -57,7 +62,7 @@ public record ServiceConfig(String host, int port, String jdbcUrl, DrainPolicy d
                 integer("port", port),
                 env.getOrDefault("DATABASE_URL", "jdbc:h2:mem:todos;DB_CLOSE_DELAY=-1"),
                 new DrainPolicy(seconds(env, "DRAIN_DELAY_SECONDS", 5), seconds(env, "DRAIN_GRACE_SECONDS", 10)),
-                accessLog(env.get("FLECHE_ACCESS_LOG")));
+                accessLog(env.get("FLECHE_ACCESS_LOG")), ListenerConfig.from(env));
     }
 
     /** The access log {@code FLECHE_ACCESS_LOG} asks for (see the table), or null. */

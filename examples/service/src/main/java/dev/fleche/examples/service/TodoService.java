@@ -9,6 +9,7 @@ import dev.fleche.jersey.FlecheProperties;
 import dev.fleche.jersey.FlecheRequestIds;
 import dev.fleche.jersey.Health;
 import dev.fleche.jersey.HealthCheck;
+import dev.fleche.transport.PemFiles;
 import dev.fleche.transport.ServerOptions;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -34,20 +35,26 @@ public final class TodoService {
 
     static final String USAGE = "usage: TodoService [port]   (port 0..65535, 0 for any free one; default: $PORT, "
             + "else 8080; other settings from the environment: DATABASE_URL, DRAIN_DELAY_SECONDS, "
-            + "DRAIN_GRACE_SECONDS, BIND_HOST, FLECHE_ACCESS_LOG)";
+            + "DRAIN_GRACE_SECONDS, BIND_HOST, BIND_PATH, FLECHE_ACCESS_LOG, TLS_CERT_FILE, TLS_KEY_FILE, TLS_CA_FILE, "
+            + "TLS_RELOAD_SECONDS, TLS_MIN_VALID_DAYS, PROXY_PROTOCOL)";
 
     /**
      * The application on one process's H2 store: the to-do resources, {@code /changes}, health with a database
      * check, request ids, and metrics in a new Prometheus registry served at {@code /metrics}.
      */
     public static ResourceConfig application(TodoStore store, Changes changes) {
-        return application(store, changes, changes::changed, () -> {
+        return application(store, changes, changes::changed, reachable(store));
+    }
+
+    /** Why {@code store} is not ready (it did not answer within 2 s), or null. */
+    private static Supplier<String> reachable(TodoStore store) {
+        return () -> {
             try {
                 return store.isReachable(2) ? null : "the database did not answer within 2 s";
             } catch (java.sql.SQLException e) {
                 return "the database did not answer: " + e.getMessage();
             }
-        });
+        };
     }
 
     /**
@@ -56,13 +63,22 @@ public final class TodoService {
      */
     static ResourceConfig application(TodoStore store, Changes changes, Consumer<String> publish,
                                       Supplier<String> notReady) {
+        return application(store, changes, publish, notReady, null);
+    }
+
+    /** The same, with readiness also down while {@code certificate} (a check on its expiry; may be null) is. */
+    static ResourceConfig application(TodoStore store, Changes changes, Consumer<String> publish,
+                                      Supplier<String> notReady, HealthCheck certificate) {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        Health health = Health.builder()
+        Health.Builder checks = Health.builder()
                 .check("database", () -> {
                     String why = notReady.get();
                     return why == null ? HealthCheck.Result.ok() : HealthCheck.Result.down(why);
-                })
-                .build();
+                });
+        if (certificate != null) {
+            checks.check("certificate", certificate);
+        }
+        Health health = checks.build();
         return TodoServer.application(store)
                 .register(ChangesResource.class)
                 .property(ChangesResource.CHANGES, changes)
@@ -81,21 +97,32 @@ public final class TodoService {
 
     /** Starts the service with {@code config} on one process's {@code store}: listening when this returns. */
     public static FlecheHttpServer start(ServiceConfig config, TodoStore store) {
-        return start(config, application(store, new Changes()));
+        PemFiles pem = config.listener().pemFiles();
+        Changes changes = new Changes();
+        return start(config, pem, application(store, changes, changes::changed, reachable(store),
+                config.listener().certificateCheck(pem)));
     }
 
     /** Starts the service with {@code config} on {@code database}: listening when this returns. */
     static FlecheHttpServer start(ServiceConfig config, Database database, Changes changes) {
-        return start(config, application(database.store(), changes, database::publish, database::notReady));
+        PemFiles pem = config.listener().pemFiles();
+        return start(config, pem, application(database.store(), changes, database::publish, database::notReady,
+                config.listener().certificateCheck(pem)));
     }
 
-    private static FlecheHttpServer start(ServiceConfig config, ResourceConfig application) {
-        URI uri = URI.create("http://" + config.host() + ":" + config.port() + "/");
+    private static FlecheHttpServer start(ServiceConfig config, PemFiles pem, ResourceConfig application) {
+        URI uri = config.listener().uri(config.host(), config.port());
         if (config.accessLog() != null && config.accessLog().file() == null) {
             StdoutLines.route(config.accessLog().logger());
         }
-        ServerOptions options = TodoServer.transportOptions().toBuilder().accessLog(config.accessLog()).build();
+        ServerOptions options = config.listener().apply(TodoServer.transportOptions().toBuilder()
+                .accessLog(config.accessLog()).build(), pem);
         return FlecheHttpServerFactory.createServer(uri, application, options);
+    }
+
+    /** What {@code main} prints once listening: {@code READY <port>}, or {@code READY unix:<path>} on a socket. */
+    static String ready(FlecheHttpServer server) {
+        return server.port() < 0 ? "READY unix:" + server.transport().options().unixSocket() : "READY " + server.port();
     }
 
     /**
@@ -119,7 +146,7 @@ public final class TodoService {
         Database database = Database.open(config.jdbcUrl(), changes);
         FlecheHttpServer server = start(config, database, changes);
         server.drainOnSigterm(config.drain(), database::close);
-        System.out.println("READY " + server.port());
+        System.out.println(ready(server));
         // The process ends in the drain's System.exit. Until then main waits: under `mvn exec:java` a returning
         // main lets the plugin close the application's class loader as soon as the transport's threads end, while
         // the drain still runs on (and loads classes: Drain$Outcome) — NoClassDefFoundError. Waiting costs nothing.
