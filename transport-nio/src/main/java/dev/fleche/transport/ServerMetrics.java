@@ -31,8 +31,12 @@ import java.util.Map;
  * @param refusalsByRule      requests (and connections) refused by the transport, by the name of the rule: a
  *                            {@code ProtocolRule} of the parser ({@code HEADER_SECTION_TOO_LARGE}, ...) or one of
  *                            its own ({@code OVERLOADED}, {@code BODY_TOO_LARGE}, {@code HEADER_TIMEOUT},
- *                            {@code BODY_TIMEOUT}, {@code DISCARD_LIMIT}, {@code PLAINTEXT_ON_TLS_PORT}); only
- *                            rules that refused something are present; unmodifiable, in a fixed order
+ *                            {@code BODY_TIMEOUT}, {@code DISCARD_LIMIT}, {@code PLAINTEXT_ON_TLS_PORT}), and the
+ *                            HTTP/2 budgets a connection went beyond ({@code HTTP2_RESETS},
+ *                            {@code HTTP2_CONTROL_FRAMES}, {@code HTTP2_CONTINUATIONS}, {@code HTTP2_HEADER_BLOCK}:
+ *                            each a {@code GOAWAY ENHANCE_YOUR_CALM}; {@code HTTP2_OUTPUT_NOT_TAKEN}: a connection
+ *                            held at its queued-output budget and closed); only rules that refused something are
+ *                            present; unmodifiable, in a fixed order
  * @param exchangesInFlight   exchanges started and not yet ended (response written and body read, or
  *                            connection closed), now
  * @param accessLogDropped    access-log lines dropped because the log's queue was full (0 without a log)
@@ -49,6 +53,10 @@ import java.util.Map;
  *                            stayed
  * @param tlsCertificateNotAfter when the certificate the server serves now expires; {@code null} unless its TLS comes
  *                            from {@link PemFiles} (an {@code SSLContext} does not tell)
+ * @param queuedOutputBytes   response bytes produced for clients and not yet taken by their sockets, over every
+ *                            connection, now (a gauge: what slow or stopped readers make the server hold; an HTTP/2
+ *                            connection holds at most about {@code http2MaxQueuedOutputBytes} of it; the rest of a
+ *                            static file being sent counts too, though it stays in the file)
  */
 public record ServerMetrics(
         long openConnections,
@@ -74,7 +82,8 @@ public record ServerMetrics(
         long http2StreamsReset,
         long tlsReloads,
         long tlsReloadFailures,
-        java.time.Instant tlsCertificateNotAfter) {
+        java.time.Instant tlsCertificateNotAfter,
+        long queuedOutputBytes) {
 
     private static final List<String> PROTOCOLS = List.of("HTTP/1.0", "HTTP/1.1", "HTTP/2");
 

@@ -102,6 +102,12 @@ import java.util.function.LongSupplier;
  *       socket file there (no server answers on it) is replaced; the file is deleted at stop</td></tr>
  *   <tr><td>{@code unixSocketPermissions}</td><td>{@code rw-rw----}</td><td>the socket file's permissions, set
  *       right after it is bound: who may connect</td></tr>
+ *   <tr><td>{@code http2MaxQueuedOutputBytes}</td><td>256 KiB</td><td>bytes an HTTP/2 connection has produced and its
+ *       socket has not taken: at this budget it stops reading frames (so it neither parses requests nor produces
+ *       answers) and holds response DATA back, until the client drains below half of it; a client that takes
+ *       nothing for {@code writeStallTimeout} is closed. Four of the RFC's default stream windows (65,535
+ *       bytes): what a few streams' windows frame at once, beyond what the kernel's socket buffer already
+ *       holds</td></tr>
  * </table>
  */
 public record ServerOptions(
@@ -141,7 +147,8 @@ public record ServerOptions(
         java.util.List<StaticContent> staticContent,
         ProxyProtocol proxyProtocol,
         Path unixSocket,
-        Set<PosixFilePermission> unixSocketPermissions) {
+        Set<PosixFilePermission> unixSocketPermissions,
+        int http2MaxQueuedOutputBytes) {
 
     /** Validates every setting; use {@link #builder()} rather than this constructor. */
     public ServerOptions {
@@ -178,6 +185,7 @@ public record ServerOptions(
         atLeast("http2MaxContinuationFrames", http2MaxContinuationFrames, 0);
         staticContent = staticContent == null ? java.util.List.of() : java.util.List.copyOf(staticContent);
         unixSocketPermissions = Set.copyOf(Objects.requireNonNull(unixSocketPermissions, "unixSocketPermissions"));
+        atLeast("http2MaxQueuedOutputBytes", http2MaxQueuedOutputBytes, 1024);
     }
 
     /** The default of {@code unixSocketPermissions}: the owner and the group may connect. */
@@ -269,6 +277,7 @@ public record ServerOptions(
         private ProxyProtocol proxyProtocol;
         private Path unixSocket;
         private Set<PosixFilePermission> unixSocketPermissions = DEFAULT_UNIX_SOCKET_PERMISSIONS;
+        private int http2MaxQueuedOutputBytes = 256 * 1024;
 
         private Builder() {
         }
@@ -311,6 +320,7 @@ public record ServerOptions(
             proxyProtocol = o.proxyProtocol;
             unixSocket = o.unixSocket;
             unixSocketPermissions = o.unixSocketPermissions;
+            http2MaxQueuedOutputBytes = o.http2MaxQueuedOutputBytes;
         }
 
         public Builder address(InetSocketAddress value) { address = value; return this; }
@@ -385,6 +395,8 @@ public record ServerOptions(
             unixSocketPermissions = PosixFilePermissions.fromString(value);
             return this;
         }
+        /** The output an HTTP/2 connection may hold for its client before it stops reading frames. */
+        public Builder http2MaxQueuedOutputBytes(int value) { http2MaxQueuedOutputBytes = value; return this; }
 
         /** Validates and returns the options; throws {@link IllegalArgumentException} naming a bad setting. */
         public ServerOptions build() {
@@ -395,7 +407,7 @@ public record ServerOptions(
                     accessLog, http2PriorKnowledge, http2Upgrade, http2Alpn, http2MaxConcurrentStreams,
                     http2InitialWindowBytes, http2MaxFrameBytes, http2HeaderTableBytes, http2MaxResets,
                     http2MaxControlFrames, http2MaxContinuationFrames, staticContent,
-                    proxyProtocol, unixSocket, unixSocketPermissions);
+                    proxyProtocol, unixSocket, unixSocketPermissions, http2MaxQueuedOutputBytes);
         }
     }
 }

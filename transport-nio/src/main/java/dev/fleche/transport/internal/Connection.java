@@ -48,7 +48,8 @@ import javax.net.ssl.SSLException;
  *   from any state above: the last response ─▶ CLOSING ─ written ─▶ CLOSED (LINGERING if a pipelined request was kept)
  *                         a refusal, an unread body ─▶ CLOSING_TO_LINGER ─ written ─▶ LINGERING ─ EOF, 2 s, 1 MiB ─▶ CLOSED
  *
- *   Intake (reading, in the states that read):  OPEN ⇄ PAUSED (a slow handler's full window, a kept pipelined request)
+ *   Intake (reading, in the states that read):  OPEN ⇄ PAUSED (a slow handler's full window, a kept pipelined request,
+ *                                               output above outboundHighWaterBytes before the next request)
  *                                               OPEN ─ EOF in DISPATCHED: a half-close ─▶ ENDED (answer, then CLOSING)
  * </pre>
  *
@@ -524,7 +525,14 @@ final class Connection extends TimerNode
         try {
             while (at < end) {
                 switch (state) {
-                    case IDLE, DRAINING, READING_HEAD -> at = readHead(bytes, at, end);
+                    case IDLE, DRAINING -> {
+                        if (outputAboveHighWater()) {
+                            holdPipelined(bytes, at, end);
+                            return;
+                        }
+                        at = readHead(bytes, at, end);
+                    }
+                    case READING_HEAD -> at = readHead(bytes, at, end);
                     case READING_BODY, EXPECTING_CONTINUE, STREAMING_BODY, DISCARDING_BODY ->
                             at = readBody(bytes, at, end);
                     case DISPATCHED -> {
@@ -545,6 +553,46 @@ final class Connection extends TimerNode
         }
         if (intake == Intake.ENDED) {
             afterInputEnded();
+        }
+    }
+
+    /**
+     * Whether the responses waiting for the client (staged and queued) are at {@code outboundHighWaterBytes} once
+     * what the socket takes now is written: then the next pipelined request waits — the backpressure on a client
+     * that pipelines and does not read, whose answers would otherwise pile up without bound.
+     */
+    private boolean outputAboveHighWater() {
+        if (outputBytes() < reactor.options.outboundHighWaterBytes()) {
+            return false;
+        }
+        flushOutput();
+        return outputBytes() >= reactor.options.outboundHighWaterBytes();
+    }
+
+    /** Response bytes produced and not yet taken by the socket. */
+    private long outputBytes() {
+        Outbound out = outbound;
+        return out == null ? 0 : out.stagedBytes() + out.queuedBytes();
+    }
+
+    /**
+     * Keeps {@code bytes[at, end)} (the next pipelined requests, if the flush did not close the connection) and stops
+     * reading until the client has taken the queued output down to half the mark ({@link #servePipelined}).
+     */
+    private void holdPipelined(byte[] bytes, int at, int end) {
+        if (state.waitsForRequest()) {
+            inbound.keep(bytes, at, end);
+            pauseReading();
+        }
+    }
+
+    /** A task once the output drained: the pipelined requests kept by {@link #holdPipelined} are served. */
+    private void servePipelined() {
+        if (state.waitsForRequest() && inbound.hasLeftover() && !serving
+                && outputBytes() <= reactor.options.outboundHighWaterBytes() / 2) {
+            resumeReading();
+            byte[] kept = inbound.takeLeftover();
+            serve(kept, 0, kept.length);
         }
     }
 
@@ -1125,6 +1173,10 @@ final class Connection extends TimerNode
         }
         if (written > 0) {
             written(written);
+            if (state.waitsForRequest() && inbound.hasLeftover() && !serving
+                    && outputBytes() <= reactor.options.outboundHighWaterBytes() / 2) {
+                reactor.execute(this::servePipelined); // not from here: a flush may run inside another's staging
+            }
         }
         if (state == State.HANDSHAKING) {
             updateInterest(); // the channel may still wait to write its flight

@@ -27,6 +27,8 @@ final class Counters {
     long protocolErrors;
     long timeouts;
     long handlerErrors;
+    /** Response bytes queued by this reactor's connections and not yet taken by their sockets, now (a gauge). */
+    long queuedOutputBytes;
     /** Exchanges ended (response done and body read, or connection closed); in flight = requests - this. */
     long exchangesEnded;
     /** Final response heads framed, by {@code status / 100} (1..5; a handler's 6xx..9xx is in none). */

@@ -74,6 +74,8 @@ final class H2Stream {
      */
     RateWindow responseRate;
     boolean pendingEnd;
+    /** Its bytes wait for the connection (its window or its output budget), in the connection's {@link WaitingStreams}. */
+    boolean waitsForConnection;
     /** The response head went out; with END_STREAM; whether the response carries a body at all. */
     boolean headSent;
     boolean endSent;

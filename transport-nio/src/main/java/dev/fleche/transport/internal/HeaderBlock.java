@@ -1,6 +1,5 @@
 package dev.fleche.transport.internal;
 
-import dev.fleche.transport.internal.http2.Http2Error;
 import dev.fleche.transport.internal.http2.Http2Exception;
 
 import java.nio.ByteBuffer;
@@ -44,7 +43,8 @@ final class HeaderBlock {
     /** A CONTINUATION frame adds {@code fragment}. */
     void continuation(ByteBuffer fragment) throws Http2Exception {
         if (++continuations > maxContinuations) {
-            throw calm("more than " + maxContinuations + " CONTINUATION frames in a header block");
+            throw Http2Exception.calm(Refusal.HTTP2_CONTINUATIONS.name(),
+                    "more than " + maxContinuations + " CONTINUATION frames in a header block");
         }
         append(fragment);
     }
@@ -52,17 +52,13 @@ final class HeaderBlock {
     private void append(ByteBuffer fragment) throws Http2Exception {
         int n = fragment.remaining();
         if (length + n > maxBytes) {
-            throw calm("header block larger than " + maxBytes + " bytes");
+            throw Http2Exception.calm(Refusal.HTTP2_HEADER_BLOCK.name(), "header block larger than " + maxBytes + " bytes");
         }
         if (length + n > bytes.length) {
             bytes = Arrays.copyOf(bytes, Math.max(bytes.length * 2, length + n));
         }
         fragment.get(bytes, length, n);
         length += n;
-    }
-
-    private static Http2Exception calm(String message) {
-        return Http2Exception.connection(Http2Error.ENHANCE_YOUR_CALM, message);
     }
 
     /** The stream the block is on. */

@@ -35,21 +35,26 @@ import javax.net.ssl.SSLException;
 /**
  * One HTTP/2 connection (RFC 9113), owned by one {@link Reactor}: the spine of a socket that an HTTP/1.1
  * {@link Connection} handed over (prior-knowledge preface, {@code Upgrade: h2c}, or ALPN {@code h2}). It holds the
- * lifecycle as one {@link State}, its streams ({@link H2Stream}, each an {@link Exchange}), the connection's
- * flow-control windows and the flood counters, and makes every decision. Its parts return results and never name
- * it: the {@link FrameReader} (frames and their frame-level checks), the {@link HeaderBlock} (a header block being
- * received, bounded before decoding), the HPACK decoder, {@link RequestFields} (a
- * request's fields checked), {@link Http2Framer} (frames out, with the HPACK encoder), {@link Outbound} (staging and
- * the write queue), {@link Deadlines} and
- * {@link Telemetry}. Exchanges talk back only through the {@link ConnectionDoor} it implements. Every method runs
- * on the reactor thread, except the door's, which hop onto it.
+ * lifecycle as one {@link State} (and whether it reads frames, {@link Intake}), its streams ({@link H2Stream}, each
+ * an {@link Exchange}) and the connection's flow-control windows, and makes every decision. Its parts return results
+ * and never name it: the {@link FrameReader} (frames and their frame-level checks), the {@link HeaderBlock} (a header
+ * block being received, bounded before decoding), the HPACK decoder, {@link RequestFields} (a request's fields
+ * checked), {@link PeerSettings} (the client's SETTINGS, applied once per frame), {@link Http2Budgets} (the
+ * reset, control-frame and queued-output budgets), {@link WaitingStreams} (the streams waiting for the connection's
+ * window or budget), {@link Http2Framer} (frames out, with the HPACK encoder), {@link Outbound} (staging and the write
+ * queue), {@link Deadlines} and {@link Telemetry}. Exchanges talk back only through the {@link ConnectionDoor} it
+ * implements. Every method runs on the reactor thread, except the door's, which hop onto it.
  *
  * <pre>
  *   PREFACE ─ client preface and its first SETTINGS ─▶ OPEN ─ drain, client GOAWAY ─▶ DRAINING (new streams
  *   (header timeout)                                    (idle timeout with no stream)    REFUSED; the last one ends:
- *                                                                                        GOAWAY NO_ERROR ─▶ CLOSING)
- *   PREFACE | OPEN | DRAINING ─ connection error (GOAWAY code), idle timeout ─▶ CLOSING ─ written ─▶ CLOSED
+ *                                                                                        GOAWAY NO_ERROR ─▶ CLOSING
+ *                                                                                        ─ written ─▶ CLOSED)
+ *   PREFACE | OPEN | DRAINING ─ connection error (GOAWAY code), idle timeout ─▶ GOING_AWAY (every stream dropped)
+ *                             ─ written, or the grace (2 s) ─▶ CLOSED
  *   any ─ I/O error, client gone, stop, write stall of the socket ─▶ CLOSED
+ *
+ *   Intake (in the states that read): OPEN ─ queued output reaches the budget ─▶ HELD ─ drained to half ─▶ OPEN
  * </pre>
  */
 final class Http2Connection extends TimerNode
@@ -58,14 +63,14 @@ final class Http2Connection extends TimerNode
     final Reactor reactor;
 
     enum State {
-        PREFACE, OPEN, DRAINING, CLOSING, CLOSED;
+        PREFACE, OPEN, DRAINING, CLOSING, GOING_AWAY, CLOSED;
 
         State to(State next) {
             boolean allowed = switch (this) {
-                case PREFACE -> next == OPEN || next == CLOSING || next == CLOSED;
-                case OPEN -> next == DRAINING || next == CLOSING || next == CLOSED;
-                case DRAINING -> next == CLOSING || next == CLOSED;
-                case CLOSING -> next == CLOSED;
+                case PREFACE -> next == OPEN || next == GOING_AWAY || next == CLOSED;
+                case OPEN -> next == DRAINING || next == GOING_AWAY || next == CLOSED;
+                case DRAINING -> next == CLOSING || next == GOING_AWAY || next == CLOSED;
+                case CLOSING, GOING_AWAY -> next == CLOSED;
                 case CLOSED -> false;
             };
             if (!allowed) {
@@ -78,7 +83,19 @@ final class Http2Connection extends TimerNode
         boolean reads() {
             return this == PREFACE || this == OPEN || this == DRAINING;
         }
+
+        /** Whether our last frame is queued: the connection closes once its output is written. */
+        boolean closing() {
+            return this == CLOSING || this == GOING_AWAY;
+        }
     }
+
+    /**
+     * Whether frames are read, in the states that read: {@code HELD} while the output queued for the client is at the
+     * budget ({@code http2MaxQueuedOutputBytes}) — the backpressure HTTP/1.1 applies to a pipelining client: no
+     * request parsed, no answer produced until the client takes what it was sent.
+     */
+    enum Intake { OPEN, HELD }
 
     /** Stream ids recently closed, remembered to tell a frame on a closed stream from one on a never-opened one. */
     private static final int CLOSED_REMEMBERED = 64;
@@ -98,6 +115,9 @@ final class Http2Connection extends TimerNode
     private final SelectionKey key;
     private int slot = -1;
     private State state = State.PREFACE;
+    private Intake intake = Intake.OPEN;
+    /** A task to go on once the output drained (wake waiting streams, read again) is queued on the reactor. */
+    private boolean drainTaskQueued;
     private final Deadlines deadlines;
     private final Telemetry telemetry;
     private final Outbound outbound;
@@ -118,24 +138,23 @@ final class Http2Connection extends TimerNode
     /** Bytes of a frame split across reads. */
     private byte[] leftover;
     private int lastClientStream;
+    /** The highest stream acted on (served, answered or reset; not refused as REFUSED_STREAM): our GOAWAY's last. */
+    private int lastProcessed;
     /** Whether our GOAWAY went out (at most one). */
     private boolean goAwaySent;
     /** The header block in progress (HEADERS then CONTINUATIONs), bounded before decoding. */
     private final HeaderBlock block;
 
-    // the client's settings and our send windows
-    private long peerInitialWindow = Frames.DEFAULT_WINDOW;
+    // the client's settings, our send window of the connection and the streams waiting for it (or for the budget)
+    private final PeerSettings peerSettings = new PeerSettings();
     private long sendWindow = Frames.DEFAULT_WINDOW;
+    private final WaitingStreams waiting = new WaitingStreams();
     // our receive window of the connection
     private long receiveWindow = CONNECTION_WINDOW;
     private int receiveUsed;
     /** When the window-blocked streams last moved (a DATA frame, a window update). */
     private long windowProgress;
-
-    // floods: counted per ServerOptions.HTTP2_FLOOD_WINDOW
-    private long floodWindowStart;
-    private int resets;
-    private int controlFrames;
+    private final Http2Budgets budgets;
 
     Http2Connection(Reactor reactor, ConnectionChannel channel, long id, SelectionKey key, Origin origin) {
         this.reactor = reactor;
@@ -153,7 +172,7 @@ final class Http2Connection extends TimerNode
         this.framer = new Http2Framer(outbound, reactor.encoder);
         this.accessLog = reactor.accessLog == null ? null
                 : new Http2AccessLog(reactor.accessLog, id, channel, options.nanoClock());
-        this.floodWindowStart = reactor.now;
+        this.budgets = new Http2Budgets(options, reactor.now);
         this.windowProgress = reactor.now;
         this.interest = key.interestOps();
     }
@@ -192,10 +211,12 @@ final class Http2Connection extends TimerNode
             int identifier = settings.getShort() & 0xFFFF;
             long value = settings.getInt() & 0xFFFF_FFFFL;
             FrameReader.checkSetting(identifier, value);
-            setting(identifier, value);
+            peerSettings.entry(identifier, value);
         }
+        peerSettings.end(framer); // no stream is open yet
         lastClientStream = 1;
-        H2Stream s = new H2Stream(1, true, peerInitialWindow, receiveWindowOfStream());
+        lastProcessed = 1;
+        H2Stream s = new H2Stream(1, true, peerSettings.initialWindow(), receiveWindowOfStream());
         streams.put(1, s);
         Exchange ex = new Exchange(this, 1, asHttp2(head));
         s.exchange = ex;
@@ -259,10 +280,10 @@ final class Http2Connection extends TimerNode
             if (writable) {
                 flushOutput();
             }
-            if (readable && state.reads()) {
+            if (readable && readsFrames()) {
                 onReadable();
             }
-            if (state == State.CLOSING) {
+            if (state.closing()) {
                 flushOutput(); // closes once what is queued is written (nothing may be staged: a client GOAWAY)
             }
             updateInterest();
@@ -298,7 +319,12 @@ final class Http2Connection extends TimerNode
             deadlines.restart(reactor.now);
             buffer.flip();
             serve(buffer);
-        } while (channel.hasBufferedInput() && state.reads());
+        } while (channel.hasBufferedInput() && readsFrames());
+    }
+
+    /** Whether frames are read now: the state reads and the output is not held at its budget. */
+    private boolean readsFrames() {
+        return state.reads() && intake == Intake.OPEN;
     }
 
     /** The client closed the socket: every stream in flight fails, the connection closes. */
@@ -309,12 +335,19 @@ final class Http2Connection extends TimerNode
 
     // ---------------------------------------------------------------- serving frames
 
-    /** Serves the frames in {@code in}; keeps a frame split across reads. The only place frames are read. */
+    /**
+     * Serves the frames in {@code in}; keeps a frame split across reads, and the rest when the queued output reaches
+     * its budget (reading stops there until the client drains it). The only place frames are read.
+     */
     private void serve(ByteBuffer in) {
         if (prefaceMatched < Frames.PREFACE.length && !matchPreface(in)) {
             return;
         }
         while (state.reads()) {
+            if (budgets.outputFull(outputBytes()) && !outputTakenNow()) {
+                holdReading();
+                break;
+            }
             try {
                 if (state == State.PREFACE && in.remaining() >= Frames.HEADER_BYTES
                         && in.get(in.position() + 3) != Frames.SETTINGS) {
@@ -338,6 +371,30 @@ final class Http2Connection extends TimerNode
         }
     }
 
+    /** The bytes produced for the client that its socket has not taken: staged and queued. */
+    private long outputBytes() {
+        return outbound.stagedBytes() + outbound.queuedBytes();
+    }
+
+    /** Writes what is staged and queued now; returns whether the output is below its budget after that. */
+    private boolean outputTakenNow() {
+        flushOutput();
+        return state.reads() && !budgets.outputFull(outputBytes());
+    }
+
+    /**
+     * The output is at its budget: no more frames are read (the rest of this read is kept) until the client has
+     * taken it down to half ({@link #outputDrained}); one that takes nothing is closed by the write-stall timeout.
+     */
+    private void holdReading() {
+        if (!state.reads()) {
+            return; // the flush closed it
+        }
+        intake = Intake.HELD;
+        telemetry.outputHeld(outputBytes());
+        updateInterest();
+    }
+
     /** Matches the client preface at the start of {@code in}; false when it is wrong or not whole yet. */
     private boolean matchPreface(ByteBuffer in) {
         while (in.hasRemaining() && prefaceMatched < Frames.PREFACE.length) {
@@ -355,7 +412,7 @@ final class Http2Connection extends TimerNode
     @Override
     public void data(int stream, ByteBuffer payload, int flowLength, boolean endStream) throws Http2Exception {
         if (flowLength == 0 && !endStream) {
-            countControl("empty DATA");
+            budgets.controlFrame(reactor.now, "empty DATA");
         }
         takeConnectionWindow(flowLength);
         H2Stream s = streams.get(stream);
@@ -556,6 +613,7 @@ final class Http2Connection extends TimerNode
             throw Http2Exception.stream(stream, Http2Error.REFUSED_STREAM,
                     "more than " + options.http2MaxConcurrentStreams() + " concurrent streams");
         }
+        lastProcessed = stream; // acted on from here: served, answered or reset (not refused unprocessed)
         if (tooLarge) {
             refuseAlone(stream, ProtocolRule.HEADER_SECTION_TOO_LARGE);
             return;
@@ -588,7 +646,7 @@ final class Http2Connection extends TimerNode
     }
 
     private void startExchange(int stream, RequestHead head, long length, boolean expectContinue) {
-        H2Stream s = new H2Stream(stream, block.endStream(), peerInitialWindow, receiveWindowOfStream());
+        H2Stream s = new H2Stream(stream, block.endStream(), peerSettings.initialWindow(), receiveWindowOfStream());
         s.expectedLength = length;
         s.bodySince = reactor.now;
         s.awaitingContinue = expectContinue;
@@ -644,12 +702,12 @@ final class Http2Connection extends TimerNode
 
     @Override
     public void priority(int stream) throws Http2Exception {
-        countControl("PRIORITY");
+        budgets.controlFrame(reactor.now, "PRIORITY");
     }
 
     @Override
     public void unknown(int type, int stream) throws Http2Exception {
-        countControl("unknown frame");
+        budgets.controlFrame(reactor.now, "unknown frame");
     }
 
     @Override
@@ -657,11 +715,7 @@ final class Http2Connection extends TimerNode
         if (stream > lastClientStream) {
             throw Http2Exception.connection(Http2Error.PROTOCOL_ERROR, "RST_STREAM on idle stream " + stream);
         }
-        rollFloodWindow();
-        if (++resets > options.http2MaxResets()) {
-            throw calm("more than " + options.http2MaxResets() + " streams reset in "
-                    + ServerOptions.HTTP2_FLOOD_WINDOW.toSeconds() + " s (rapid reset)");
-        }
+        budgets.reset(reactor.now, "RST_STREAM from the client (rapid reset)");
         H2Stream s = streams.get(stream);
         if (s != null) {
             telemetry.streamReset(stream, Http2Error.describe(errorCode), true);
@@ -669,27 +723,10 @@ final class Http2Connection extends TimerNode
         }
     }
 
+    /** One entry of a SETTINGS frame: recorded, the last value of a parameter winning; applied at the frame's end. */
     @Override
-    public void setting(int identifier, long value) throws Http2Exception {
-        switch (identifier) {
-            case Frames.SETTINGS_HEADER_TABLE_SIZE -> framer.peerTableSize((int) Math.min(value, 1 << 16));
-            case Frames.SETTINGS_INITIAL_WINDOW_SIZE -> initialWindowChanged(value);
-            case Frames.SETTINGS_MAX_FRAME_SIZE -> framer.peerMaxFrame((int) value);
-            default -> { } // ENABLE_PUSH (we never push), MAX_CONCURRENT_STREAMS (we open none), unknown ones
-        }
-    }
-
-    /** RFC 9113 6.9.2: the change applies to every stream's send window. */
-    private void initialWindowChanged(long value) throws Http2Exception {
-        long delta = value - peerInitialWindow;
-        peerInitialWindow = value;
-        for (H2Stream s : streams.values()) {
-            s.sendWindow += delta;
-            if (s.sendWindow > Frames.MAX_WINDOW) {
-                throw Http2Exception.connection(Http2Error.FLOW_CONTROL_ERROR,
-                        "SETTINGS_INITIAL_WINDOW_SIZE makes a stream window exceed 2^31-1");
-            }
-        }
+    public void setting(int identifier, long value) {
+        peerSettings.entry(identifier, value);
     }
 
     @Override
@@ -699,20 +736,40 @@ final class Http2Connection extends TimerNode
             deadlines.restart(reactor.now);
             armTimer(deadlines.at(Deadline.IDLE));
         } else {
-            countControl("SETTINGS");
+            budgets.controlFrame(reactor.now, "SETTINGS");
         }
         writeControl(9, FrameWriter::settingsAck);
-        pumpAll();
+        long delta = peerSettings.end(framer);
+        if (delta != 0) {
+            initialWindowChanged(delta);
+        }
+    }
+
+    /**
+     * RFC 9113 6.9.2: a new {@code SETTINGS_INITIAL_WINDOW_SIZE} changes every open stream's send window by
+     * {@code delta}, once per frame; a stream whose window opened sends what it holds back.
+     */
+    private void initialWindowChanged(long delta) throws Http2Exception {
+        for (H2Stream s : streams.values()) { // (a stream that ends while pumped leaves the map: allowed here)
+            s.sendWindow += delta;
+            if (s.sendWindow > Frames.MAX_WINDOW) {
+                throw Http2Exception.connection(Http2Error.FLOW_CONTROL_ERROR,
+                        "SETTINGS_INITIAL_WINDOW_SIZE makes a stream window exceed 2^31-1");
+            }
+            if (delta > 0 && s.blocked() && !s.waitsForConnection) {
+                pump(s);
+            }
+        }
     }
 
     @Override
     public void settingsAck() throws Http2Exception {
-        countControl("SETTINGS ACK");
+        budgets.controlFrame(reactor.now, "SETTINGS ACK");
     }
 
     @Override
     public void ping(long opaque, boolean ack) throws Http2Exception {
-        countControl("PING");
+        budgets.controlFrame(reactor.now, "PING");
         if (!ack) {
             writeControl(17, out -> FrameWriter.ping(out, opaque, true));
         }
@@ -735,7 +792,7 @@ final class Http2Connection extends TimerNode
             if (sendWindow > Frames.MAX_WINDOW) {
                 throw Http2Exception.connection(Http2Error.FLOW_CONTROL_ERROR, "connection window beyond 2^31-1");
             }
-            pumpAll();
+            wakeWaiting(); // only the streams waiting for the connection
             return;
         }
         H2Stream s = streams.get(stream);
@@ -749,48 +806,32 @@ final class Http2Connection extends TimerNode
         if (s.sendWindow > Frames.MAX_WINDOW) {
             throw Http2Exception.stream(stream, Http2Error.FLOW_CONTROL_ERROR, "stream window beyond 2^31-1");
         }
-        pump(s);
-    }
-
-    // ---------------------------------------------------------------- floods
-
-    private void rollFloodWindow() {
-        if (reactor.now - floodWindowStart >= ServerOptions.HTTP2_FLOOD_WINDOW.toNanos()) {
-            floodWindowStart = reactor.now;
-            resets = 0;
-            controlFrames = 0;
+        if (!s.waitsForConnection) {
+            pump(s); // (one waiting for the connection goes when the connection can send)
         }
-    }
-
-    private void countControl(String what) throws Http2Exception {
-        rollFloodWindow();
-        if (++controlFrames > options.http2MaxControlFrames()) {
-            throw calm("more than " + options.http2MaxControlFrames() + " control frames in "
-                    + ServerOptions.HTTP2_FLOOD_WINDOW.toSeconds() + " s (last: " + what + ")");
-        }
-    }
-
-    private static Http2Exception calm(String message) {
-        return Http2Exception.connection(Http2Error.ENHANCE_YOUR_CALM, message);
     }
 
     // ---------------------------------------------------------------- errors
 
-    /** A stream error: RST_STREAM with its code; the stream's exchange (if any) hears the client is gone. */
+    /**
+     * A stream error: RST_STREAM with its code (REFUSED_STREAM included: a refusal costs us a frame all the same);
+     * the stream's exchange (if any) hears the client is gone.
+     */
     private void streamError(Http2Exception e) {
         telemetry.streamReset(e.stream(), e.error().name() + " " + e.getMessage(), false);
         resetStream(e.stream(), e.error(), e.getMessage());
-        if (e.error() != Http2Error.REFUSED_STREAM) {
-            // Resets the client provokes count as its own ("MadeYouReset", 2025): the same budget as rapid reset.
-            rollFloodWindow();
-            if (++resets > options.http2MaxResets()) {
-                connectionError(calm("more than " + options.http2MaxResets() + " streams reset in "
-                        + ServerOptions.HTTP2_FLOOD_WINDOW.toSeconds() + " s (resets the client provoked)"));
-            }
-        }
     }
 
+    /**
+     * Sends RST_STREAM on {@code stream}. Every code but {@code NO_ERROR} (a stream whose response is complete:
+     * stop sending its body), {@code INTERNAL_ERROR} (our fault) and the {@code REFUSED_STREAM} of a graceful stop
+     * (our doing too) answers the client's doing, so it counts in the same budget as the resets the client sends
+     * ("MadeYouReset", 2025).
+     */
     private void resetStream(int stream, Http2Error error, String why) {
+        if (state.closing() || state == State.CLOSED) {
+            return; // after our GOAWAY nothing more is sent; the streams are dropped already
+        }
         writeControl(13, out -> FrameWriter.rstStream(out, stream, error));
         if (error != Http2Error.NO_ERROR) {
             telemetry.resetSent();
@@ -801,13 +842,36 @@ final class Http2Connection extends TimerNode
         } else {
             remember(stream);
         }
+        if (error != Http2Error.NO_ERROR && error != Http2Error.INTERNAL_ERROR
+                && !(error == Http2Error.REFUSED_STREAM && state == State.DRAINING)) { // (a stop refuses: ours)
+            countSent("RST_STREAM " + error);
+        }
     }
 
-    /** A connection error: GOAWAY with its code and message, every stream fails, close once written. */
+    /**
+     * A reset or a refusal we sent for the client's doing ({@code what}): counted in the reset budget, and past it
+     * {@code GOAWAY ENHANCE_YOUR_CALM}.
+     */
+    private void countSent(String what) {
+        try {
+            budgets.reset(reactor.now, what);
+        } catch (Http2Exception e) {
+            connectionError(e);
+        }
+    }
+
+    /**
+     * A connection error: GOAWAY with its code and message, every stream fails, close once written or after the
+     * grace. A budget the client went beyond ({@link Http2Exception#rule()}) is also a refusal: counted and
+     * access-logged under its rule, as one line.
+     */
     private void connectionError(Http2Exception e) {
-        telemetry.http2Error(e.error().name(), e.getMessage());
-        if (state == State.CLOSING || state == State.CLOSED) {
+        if (state.closing() || state == State.CLOSED) {
             return;
+        }
+        telemetry.http2Error(e.error().name(), e.getMessage());
+        if (e.rule() != null) {
+            budgetTripped(Refusal.valueOf(e.rule()), e.getMessage());
         }
         byte[] debug = e.getMessage() == null ? NO_DEBUG : e.getMessage().getBytes(StandardCharsets.UTF_8);
         byte[] shortDebug = debug.length > 256 ? Arrays.copyOf(debug, 256) : debug;
@@ -815,15 +879,27 @@ final class Http2Connection extends TimerNode
         closing("h2-" + e.error().name().toLowerCase(Locale.ROOT));
     }
 
-    /** Sends GOAWAY with the last client stream, once per connection. */
-    private void goAway(Http2Error error, byte[] debug) {
-        if (!goAwaySent) {
-            goAwaySent = true;
-            writeControl(17 + debug.length, out -> FrameWriter.goAway(out, lastClientStream, error, debug));
+    /** The client went beyond the budget of {@code rule}: counted, a {@code reject} event, one access-log line. */
+    private void budgetTripped(Refusal rule, String why) {
+        telemetry.refused(rule);
+        telemetry.rejected(rule.status(), why, rule.name());
+        if (accessLog != null) {
+            accessLog.refused(rule.name(), rule.status(), 0, reactor.now, remoteAddress());
         }
     }
 
-    /** Moves to CLOSING: every stream still open fails; the connection closes once its output is written. */
+    /** Sends GOAWAY with the last stream processed, once per connection. */
+    private void goAway(Http2Error error, byte[] debug) {
+        if (!goAwaySent) {
+            goAwaySent = true;
+            writeControl(17 + debug.length, out -> FrameWriter.goAway(out, lastProcessed, error, debug));
+        }
+    }
+
+    /**
+     * Moves to GOING_AWAY: every stream still open fails; the connection closes once its output is written, or after
+     * the grace ({@link Deadline#LINGER}) for a client that does not take it.
+     */
     private void closing(String reason) {
         if (closeReason == null) {
             closeReason = reason;
@@ -831,8 +907,10 @@ final class Http2Connection extends TimerNode
         for (H2Stream s : new ArrayList<>(streams.values())) {
             dropStream(s, "connection closing: " + reason);
         }
-        if (state != State.CLOSING && state != State.CLOSED) {
-            moveTo(State.CLOSING);
+        if (!state.closing() && state != State.CLOSED) {
+            moveTo(State.GOING_AWAY);
+            deadlines.restart(reactor.now);
+            armTimer(deadlines.at(Deadline.LINGER));
         }
         leftover = null;
         updateInterest();
@@ -843,6 +921,7 @@ final class Http2Connection extends TimerNode
         if (s.state != H2Stream.State.CLOSED) {
             s.moveTo(H2Stream.State.CLOSED);
         }
+        waiting.remove(s);
         s.pending.clear();
         s.pendingBytes = 0;
         streams.remove(s.id);
@@ -1038,7 +1117,7 @@ final class Http2Connection extends TimerNode
     // ---------------------------------------------------------------- responses
 
     private H2Stream writable(int stream) {
-        H2Stream s = state == State.CLOSED || state == State.CLOSING ? null : streams.get(stream);
+        H2Stream s = state == State.CLOSED || state.closing() ? null : streams.get(stream);
         return s != null && s.localOpen() && !s.endSent ? s : null;
     }
 
@@ -1059,6 +1138,7 @@ final class Http2Connection extends TimerNode
             return;
         }
         answerError(s, 413, reason);
+        countSent("413");
     }
 
     /** The transport's own answer on {@code s}, whose response it claimed; the stream ends with it. */
@@ -1074,23 +1154,33 @@ final class Http2Connection extends TimerNode
     /**
      * A request refused by {@code rule} before it became an exchange (its header list too large, its target too
      * long): counted, told as a {@code reject} event, answered with a whole response and access-logged, as HTTP/1.1
-     * refuses a head.
+     * refuses a head; and counted in the reset budget, as a refusal the client provoked. Its body goes out only
+     * within the windows (the stream's initial one and the connection's, which it takes from), as any response's;
+     * else the refusal is its header block alone, with {@code END_STREAM} (RFC 9113 6.9.1).
      */
     private void refuseAlone(int stream, ProtocolRule rule) {
         telemetry.refused(rule);
         telemetry.rejected(rule.status(), rule.reason(), rule.name());
         ErrorRenderer.Body body = ResponseEncoder.renderError(options.errorRenderer(), rule.status(), rule.reason());
-        HttpFields fields = new HttpFields(1).add("content-type", body.contentType());
-        framer.headers(stream, rule.status(), fields, body.bytes().length, false);
-        framer.data(stream, body.bytes(), 0, body.bytes().length, true);
+        int length = body.bytes().length;
+        boolean withBody = length <= Math.min(peerSettings.initialWindow(), sendWindow);
+        if (withBody) {
+            framer.headers(stream, rule.status(), new HttpFields(1).add("content-type", body.contentType()), length,
+                    false);
+            framer.data(stream, body.bytes(), 0, length, true);
+            sendWindow -= length;
+        } else {
+            framer.headers(stream, rule.status(), new HttpFields(0), -1, true);
+        }
         telemetry.responded(rule.status());
         if (!block.endStream()) {
             writeControl(13, out -> FrameWriter.rstStream(out, stream, Http2Error.NO_ERROR));
         }
         remember(stream);
         if (accessLog != null) {
-            accessLog.refused(rule.name(), rule.status(), body.bytes().length, reactor.now, remoteAddress());
+            accessLog.refused(rule.name(), rule.status(), withBody ? length : 0, reactor.now, remoteAddress());
         }
+        countSent(rule.status() + " " + rule.name());
     }
 
     /**
@@ -1143,10 +1233,18 @@ final class Http2Connection extends TimerNode
         pump(s);
     }
 
-    /** Sends what the windows of {@code s} and of the connection allow, as DATA frames of the peer's size. */
+    /**
+     * Sends what the windows of {@code s} and of the connection allow, as DATA frames of the peer's size, while the
+     * queued output is below its budget; when the connection (its window or its budget) holds it back, {@code s}
+     * waits for it in {@link #waiting}.
+     */
     private void pump(H2Stream s) {
         boolean moved = false;
-        while (!s.pending.isEmpty() && s.sendWindow > 0 && sendWindow > 0 && s.localOpen()) {
+        while (!s.pending.isEmpty() && s.sendWindow > 0 && s.localOpen()) {
+            if (sendWindow <= 0 || budgets.outputFull(outputBytes())) {
+                waiting.add(s);
+                break;
+            }
             ByteBuffer part = s.pending.peek();
             int n = (int) Math.min(Math.min(part.remaining(), framer.peerMaxFrame()), Math.min(s.sendWindow, sendWindow));
             boolean end = s.pendingEnd && s.pending.size() == 1 && n == part.remaining();
@@ -1210,11 +1308,14 @@ final class Http2Connection extends TimerNode
         }
     }
 
-    private void pumpAll() {
-        for (H2Stream s : new ArrayList<>(streams.values())) {
-            if (s.blocked() && sendWindow > 0) {
-                pump(s);
-            }
+    /**
+     * The connection can send again (its window grew, its output drained): the streams waiting for it send, in the
+     * order they began to wait, until it cannot; a stream it holds back again waits at the end of the line.
+     */
+    private void wakeWaiting() {
+        H2Stream s;
+        while (sendWindow > 0 && !budgets.outputFull(outputBytes()) && (s = waiting.next()) != null) {
+            pump(s);
         }
     }
 
@@ -1264,7 +1365,7 @@ final class Http2Connection extends TimerNode
         closeWhenDrained();
     }
 
-    /** DRAINING with no stream left: GOAWAY (unless sent), then close once written. */
+    /** DRAINING with no stream left: GOAWAY NO_ERROR (unless sent), then close once written. */
     private void closeWhenDrained() {
         if (state == State.DRAINING && streams.isEmpty()) {
             goAway(Http2Error.NO_ERROR, NO_DEBUG);
@@ -1325,19 +1426,56 @@ final class Http2Connection extends TimerNode
         }
         if (outbound.queued()) {
             armTimer(deadlines.stallAt(outbound.lastWriteProgress()));
-        } else if (state == State.CLOSING) {
+        } else if (state.closing()) {
             close(closeReason == null ? "done" : closeReason);
             return;
         }
+        if ((intake == Intake.HELD || (sendWindow > 0 && !waiting.isEmpty())) && !drainTaskQueued
+                && budgets.outputDrained(outputBytes())) { // (held by the budget, not by the client's window)
+            // Not from here: a flush may run inside another connection's staging (Reactor.stage). A task of ours.
+            drainTaskQueued = true;
+            reactor.execute(this::outputDrained);
+        }
         updateInterest();
+    }
+
+    /**
+     * The client took the output down to half its budget: the streams waiting for the connection send, and frames
+     * are read again (what was kept first, then the socket).
+     */
+    private void outputDrained() {
+        drainTaskQueued = false;
+        if (state == State.CLOSED) {
+            return;
+        }
+        try {
+            if (budgets.outputDrained(outputBytes())) {
+                wakeWaiting();
+                if (intake == Intake.HELD && state.reads()) {
+                    intake = Intake.OPEN;
+                    telemetry.outputResumed(outputBytes());
+                    if (leftover != null || channel.hasBufferedInput()) {
+                        onReadable();
+                    }
+                }
+            }
+            flushOutput();
+        } catch (SSLException e) {
+            telemetry.tlsFailed(state, e.getMessage());
+            close("tls-error");
+        } catch (IOException e) {
+            close("io-error");
+        } catch (RuntimeException e) {
+            telemetry.failed(e);
+            close("internal-error");
+        }
     }
 
     private void updateInterest() {
         if (state == State.CLOSED) {
             return;
         }
-        boolean reading = state.reads();
-        int wanted = (reading ? SelectionKey.OP_READ : 0) | (outbound.queued() ? SelectionKey.OP_WRITE : 0);
+        int wanted = (readsFrames() ? SelectionKey.OP_READ : 0) | (outbound.queued() ? SelectionKey.OP_WRITE : 0);
         int ops = channel.interestOps(wanted);
         if (ops != interest) {
             interest = ops;
@@ -1353,11 +1491,15 @@ final class Http2Connection extends TimerNode
         }
     }
 
-    /** The state's own deadline: the preface's (header timeout), idle with no stream, else only the output's. */
+    /**
+     * The state's own deadline: the preface's (header timeout), idle with no stream, the grace after our GOAWAY
+     * (GOING_AWAY: the linger time), else only the output's.
+     */
     private Deadline phase() {
         return switch (state) {
             case PREFACE -> Deadline.HEADER;
             case OPEN -> streams.isEmpty() ? Deadline.IDLE : null;
+            case GOING_AWAY -> Deadline.LINGER;
             default -> null;
         };
     }
@@ -1382,7 +1524,15 @@ final class Http2Connection extends TimerNode
             reactor.wheel.schedule(this, bodyDue - next < 0 ? bodyDue : next);
             return;
         }
+        if (fired == Deadline.LINGER) {
+            close("h2-grace"); // our GOAWAY was not taken within the grace
+            return;
+        }
         telemetry.timedOut(fired);
+        if (fired == Deadline.WRITE_STALL && intake == Intake.HELD) {
+            budgetTripped(Refusal.HTTP2_OUTPUT_NOT_TAKEN, Refusal.HTTP2_OUTPUT_NOT_TAKEN.reason(options)
+                    + " (" + outputBytes() + " bytes)");
+        }
         if (fired == Deadline.WRITE_STALL && !outbound.queued()) {
             stallBlockedStreams(); // the socket moves; streams wait on windows the client never opens
             reactor.wheel.schedule(this, reactor.now + Deadline.IDLE.nanos(options));
@@ -1456,6 +1606,7 @@ final class Http2Connection extends TimerNode
         ex.bodyRefused(new RequestBodyException(refusal.status(), refusal.name(), refusal.reason(options)));
         s.bodySince = reactor.now; // the rest of its body, if any, gets one more timeout
         answerError(s, refusal.status(), refusal.reason(options));
+        countSent(refusal.status() + " " + refusal.name());
     }
 
     /**

@@ -26,7 +26,7 @@ public final class MetricsSnapshot {
     public static ServerMetrics of(Reactor[] reactors, int open, Acceptor acceptor, AccessLogWriter accessLog,
                                    PemFiles pem) {
         long accepted = 0, closed = 0, requests = 0, bytesRead = 0, bytesWritten = 0, protocolErrors = 0;
-        long timeouts = 0, handlerErrors = 0, ended = 0, http2Connections = 0, http2Resets = 0;
+        long timeouts = 0, handlerErrors = 0, ended = 0, http2Connections = 0, http2Resets = 0, queued = 0;
         long[] protocols = new long[Counters.PROTOCOLS.size()];
         long[] classes = new long[Counters.STATUS_CLASSES];
         long[] rules = new long[RULES.length];
@@ -46,6 +46,7 @@ public final class MetricsSnapshot {
                 ended += c.exchangesEnded;
                 http2Connections += c.http2Connections;
                 http2Resets += c.http2StreamsReset;
+                queued += c.queuedOutputBytes;
                 add(protocols, c.requestsByProtocol);
                 add(classes, c.statusClasses);
                 add(rules, c.protocolRules);
@@ -76,7 +77,8 @@ public final class MetricsSnapshot {
                 protocolErrors, timeouts, handlerErrors, classes[1], classes[2], classes[3], classes[4], classes[5],
                 byRule, Math.max(0, requests - ended), accessLog == null ? 0 : accessLog.dropped(),
                 byProtocol(protocols), http2Connections, http2Resets, pem == null ? 0 : pem.reloads(),
-                pem == null ? 0 : pem.reloadFailures(), pem == null ? null : pem.notAfter());
+                pem == null ? 0 : pem.reloadFailures(), pem == null ? null : pem.notAfter(),
+                Math.max(0, queued));
     }
 
     private static Map<String, Long> byProtocol(long[] counts) {

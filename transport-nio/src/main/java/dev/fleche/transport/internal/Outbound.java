@@ -212,6 +212,7 @@ final class Outbound {
         }
         queue.add(buffer);
         queuedBytes += buffer.remaining();
+        reactor.counters.queuedOutputBytes += buffer.remaining();
     }
 
     /** Whether bytes are queued that the channel has not taken yet, or that the channel has not sent yet. */
@@ -296,6 +297,7 @@ final class Outbound {
         }
         if (total > 0) {
             queuedBytes -= total;
+            reactor.counters.queuedOutputBytes -= total;
         }
         return total;
     }
@@ -303,6 +305,7 @@ final class Outbound {
     /** On close: forgets the queued bytes, and closes the files it had yet to send. */
     void drop() {
         queue = null;
+        reactor.counters.queuedOutputBytes -= queuedBytes;
         queuedBytes = 0;
         if (files != null) {
             for (FileRegion region : files) {

@@ -53,7 +53,25 @@ enum Refusal {
     /** The connection ended inside its PROXY header. */
     PROXY_HEADER_TRUNCATED("PROXY protocol 2", 0, "connection ended inside the PROXY protocol header"),
     /** The PROXY header not complete within {@code headerTimeout} of the accept. */
-    PROXY_HEADER_TIMEOUT("PROXY protocol 2", 0, "PROXY protocol header not received in time");
+    PROXY_HEADER_TIMEOUT("PROXY protocol 2", 0, "PROXY protocol header not received in time"),
+    /**
+     * HTTP/2: more streams reset in {@code ServerOptions.HTTP2_FLOOD_WINDOW} than {@code http2MaxResets} — reset by
+     * the client (rapid reset, CVE-2023-44487) or by the server for the client's doing (a stream refused, malformed,
+     * too large, too slow; a header list or target refused before it became a stream: "MadeYouReset", 2025):
+     * {@code GOAWAY ENHANCE_YOUR_CALM}. Each budget of {@link Http2Budgets} trips under its own rule.
+     */
+    HTTP2_RESETS("RFC 9113 10.5", 0, "too many streams reset or refused"),
+    /** HTTP/2: more SETTINGS, PING, PRIORITY, unknown or empty frames than {@code http2MaxControlFrames} in 10 s. */
+    HTTP2_CONTROL_FRAMES("RFC 9113 10.5", 0, "too many control frames"),
+    /** HTTP/2: a header block of more CONTINUATION frames than {@code http2MaxContinuationFrames} (2024's flood). */
+    HTTP2_CONTINUATIONS("RFC 9113 10.5", 0, "too many CONTINUATION frames in one header block"),
+    /** HTTP/2: an encoded header block larger than twice {@code maxHeaderBytes}, before any HPACK decoding. */
+    HTTP2_HEADER_BLOCK("RFC 9113 10.5.1", 0, "header block too large"),
+    /**
+     * HTTP/2: the connection's output reached {@code http2MaxQueuedOutputBytes}, so it stopped reading, and the
+     * client took nothing of it for {@code writeStallTimeout}: closed (a {@code GOAWAY} could not reach it).
+     */
+    HTTP2_OUTPUT_NOT_TAKEN("RFC 9113 10.5", 0, "output not taken at the queued-output budget");
 
     private final String section;
     private final int status;

@@ -202,6 +202,20 @@ class Telemetry {
         }
     }
 
+    /** An HTTP/2 connection stopped reading: {@code queued} bytes of output wait for the client (its budget). */
+    void outputHeld(long queued) {
+        if (events.on()) {
+            events.emit("h2-output-held", id, "queued=" + queued);
+        }
+    }
+
+    /** The client took the output down to {@code queued} bytes: the HTTP/2 connection reads again. */
+    void outputResumed(long queued) {
+        if (events.on()) {
+            events.emit("h2-output-resumed", id, "queued=" + queued);
+        }
+    }
+
     /** The client sent GOAWAY. */
     void goAwayReceived(int lastStream, String code) {
         if (events.on()) {

@@ -15,8 +15,9 @@ class Http2StatesTest {
     @Test
     void connectionSteps() {
         Http2Connection.State[] all = Http2Connection.State.values();
-        Set<String> drawn = Set.of("PREFACE>OPEN", "PREFACE>CLOSING", "PREFACE>CLOSED", "OPEN>DRAINING",
-                "OPEN>CLOSING", "OPEN>CLOSED", "DRAINING>CLOSING", "DRAINING>CLOSED", "CLOSING>CLOSED");
+        Set<String> drawn = Set.of("PREFACE>OPEN", "PREFACE>GOING_AWAY", "PREFACE>CLOSED", "OPEN>DRAINING",
+                "OPEN>GOING_AWAY", "OPEN>CLOSED", "DRAINING>CLOSING", "DRAINING>GOING_AWAY", "DRAINING>CLOSED",
+                "CLOSING>CLOSED", "GOING_AWAY>CLOSED");
         for (Http2Connection.State from : all) {
             for (Http2Connection.State to : all) {
                 if (drawn.contains(from + ">" + to)) {
