@@ -29,6 +29,13 @@ final class Counters {
     long handlerErrors;
     /** Response bytes queued by this reactor's connections and not yet taken by their sockets, now (a gauge). */
     long queuedOutputBytes;
+    // HTTP/2 work, not in ServerMetrics: what a client's frames cost, which tests count instead of time
+    /** HTTP/2 frames read and handled. */
+    long http2Frames;
+    /** Times an HTTP/2 stream was asked to send what its windows allow (a pump). */
+    long http2StreamsPumped;
+    /** HTTP/2 stream send windows changed by a new SETTINGS_INITIAL_WINDOW_SIZE. */
+    long http2StreamWindowsChanged;
     /** Exchanges ended (response done and body read, or connection closed); in flight = requests - this. */
     long exchangesEnded;
     /** Final response heads framed, by {@code status / 100} (1..5; a handler's 6xx..9xx is in none). */

@@ -357,7 +357,9 @@ final class Http2Connection extends TimerNode
                 if (!reader.read(in, this)) {
                     break;
                 }
+                telemetry.http2Frame();
             } catch (Http2Exception e) {
+                telemetry.http2Frame(); // (a frame answered with an error was handled too)
                 if (e.isConnectionError()) {
                     connectionError(e);
                     return;
@@ -752,6 +754,7 @@ final class Http2Connection extends TimerNode
     private void initialWindowChanged(long delta) throws Http2Exception {
         for (H2Stream s : streams.values()) { // (a stream that ends while pumped leaves the map: allowed here)
             s.sendWindow += delta;
+            telemetry.http2StreamWindowChanged();
             if (s.sendWindow > Frames.MAX_WINDOW) {
                 throw Http2Exception.connection(Http2Error.FLOW_CONTROL_ERROR,
                         "SETTINGS_INITIAL_WINDOW_SIZE makes a stream window exceed 2^31-1");
@@ -1239,6 +1242,7 @@ final class Http2Connection extends TimerNode
      * waits for it in {@link #waiting}.
      */
     private void pump(H2Stream s) {
+        telemetry.http2StreamPumped();
         boolean moved = false;
         while (!s.pending.isEmpty() && s.sendWindow > 0 && s.localOpen()) {
             if (sendWindow <= 0 || budgets.outputFull(outputBytes())) {
@@ -1529,7 +1533,7 @@ final class Http2Connection extends TimerNode
             return;
         }
         telemetry.timedOut(fired);
-        if (fired == Deadline.WRITE_STALL && intake == Intake.HELD) {
+        if (fired == Deadline.WRITE_STALL && intake == Intake.HELD && outbound.queued()) {
             budgetTripped(Refusal.HTTP2_OUTPUT_NOT_TAKEN, Refusal.HTTP2_OUTPUT_NOT_TAKEN.reason(options)
                     + " (" + outputBytes() + " bytes)");
         }
@@ -1672,9 +1676,18 @@ final class Http2Connection extends TimerNode
         return false;
     }
 
+    /**
+     * When waiting output last moved: the queue's last write while bytes are queued; else the later of the last
+     * write and the last move of a window-blocked stream (a socket that took the queue just now is progress for the
+     * streams that waited for the budget).
+     */
     @Override
     public long lastWriteProgress() {
-        return outbound.queued() ? outbound.lastWriteProgress() : windowProgress;
+        long written = outbound.lastWriteProgress();
+        if (outbound.queued()) {
+            return written;
+        }
+        return written - windowProgress > 0 ? written : windowProgress;
     }
 
     @Override

@@ -19,8 +19,6 @@ final class PeerSettings {
     private long frameWindow = UNSET;
     private long frameMaxFrame = UNSET;
     private long frameTableSize = UNSET;
-    /** Frames that changed the initial window: each one pass over the open streams (tests count it). */
-    private long windowChanges;
 
     /** One entry of the frame being read. */
     void entry(int identifier, long value) {
@@ -47,9 +45,6 @@ final class PeerSettings {
         if (frameWindow != UNSET) {
             initialWindow = frameWindow;
         }
-        if (delta != 0) {
-            windowChanges++;
-        }
         frameWindow = UNSET;
         frameMaxFrame = UNSET;
         frameTableSize = UNSET;
@@ -59,10 +54,5 @@ final class PeerSettings {
     /** The send window a new stream starts with. */
     long initialWindow() {
         return initialWindow;
-    }
-
-    /** How many frames changed the initial window so far. */
-    long windowChanges() {
-        return windowChanges;
     }
 }

@@ -202,6 +202,21 @@ class Telemetry {
         }
     }
 
+    /** An HTTP/2 frame was read and handled (work, counted for tests). */
+    void http2Frame() {
+        counters.http2Frames++;
+    }
+
+    /** An HTTP/2 stream was pumped: it sent what its windows allow (work, counted for tests). */
+    void http2StreamPumped() {
+        counters.http2StreamsPumped++;
+    }
+
+    /** A SETTINGS frame changed an open stream's send window (work, counted for tests). */
+    void http2StreamWindowChanged() {
+        counters.http2StreamWindowsChanged++;
+    }
+
     /** An HTTP/2 connection stopped reading: {@code queued} bytes of output wait for the client (its budget). */
     void outputHeld(long queued) {
         if (events.on()) {

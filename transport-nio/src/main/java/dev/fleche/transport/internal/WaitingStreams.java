@@ -13,8 +13,6 @@ import java.util.ArrayDeque;
  */
 final class WaitingStreams {
     private ArrayDeque<H2Stream> queue;
-    /** Streams handed back to the connection so far: the work its wake-ups cost (tests count it). */
-    private long woken;
 
     /** {@code s} waits for the connection from now (unless it already does). */
     void add(H2Stream s) {
@@ -33,7 +31,6 @@ final class WaitingStreams {
         H2Stream s = queue == null ? null : queue.poll();
         if (s != null) {
             s.waitsForConnection = false;
-            woken++;
         }
         return s;
     }
@@ -48,10 +45,5 @@ final class WaitingStreams {
 
     boolean isEmpty() {
         return queue == null || queue.isEmpty();
-    }
-
-    /** How many streams were handed back so far. */
-    long woken() {
-        return woken;
     }
 }

@@ -65,7 +65,19 @@ final class H2Client implements AutoCloseable {
     Frame serverSettings;
 
     H2Client(int port) throws IOException {
-        socket = new Socket(InetAddress.getLoopbackAddress(), port);
+        this(port, 0);
+    }
+
+    /**
+     * A client whose socket takes at most about {@code receiveBuffer} bytes ahead of its reads (SO_RCVBUF, set before
+     * it connects; 0: the system's), so that a client that does not read fills up soon.
+     */
+    H2Client(int port, int receiveBuffer) throws IOException {
+        socket = new Socket();
+        if (receiveBuffer > 0) {
+            socket.setReceiveBufferSize(receiveBuffer);
+        }
+        socket.connect(new java.net.InetSocketAddress(InetAddress.getLoopbackAddress(), port));
         socket.setSoTimeout(10_000);
         in = new DataInputStream(socket.getInputStream());
         out = socket.getOutputStream();
@@ -87,6 +99,42 @@ final class H2Client implements AutoCloseable {
         return this;
     }
 
+    /**
+     * Preface, our SETTINGS and the ack of the server's, without reading a byte (the server's SETTINGS come first
+     * whatever we send): the start of a client that never reads.
+     */
+    H2Client blindHandshake(int... settings) throws IOException {
+        ByteBuffer payload = ByteBuffer.allocate(settings.length * 3);
+        for (int i = 0; i < settings.length; i += 2) {
+            payload.putShort((short) settings[i]).putInt(settings[i + 1]);
+        }
+        send(PREFACE);
+        frame(SETTINGS, 0, 0, payload.array());
+        frame(SETTINGS, ACK, 0, new byte[0]);
+        return this;
+    }
+
+    /** The bytes of one frame, to send many at once. */
+    static byte[] frameBytes(int type, int flags, int stream, byte[] payload) {
+        ByteBuffer b = ByteBuffer.allocate(9 + payload.length);
+        b.put((byte) (payload.length >>> 16)).put((byte) (payload.length >>> 8)).put((byte) payload.length)
+                .put((byte) type).put((byte) flags).putInt(stream).put(payload);
+        return b.array();
+    }
+
+    /** Reads every frame up to GOAWAY, which it returns, counting the others by type in {@code counts}. */
+    Frame untilGoAway(int[] counts) throws IOException {
+        while (true) {
+            Frame frame = next();
+            if (frame.type() == GOAWAY) {
+                return frame;
+            }
+            if (frame.type() < counts.length) {
+                counts[frame.type()]++;
+            }
+        }
+    }
+
     /** The socket's input, for a test that reads something other than frames. */
     java.io.InputStream input() {
         return in;
@@ -98,10 +146,7 @@ final class H2Client implements AutoCloseable {
     }
 
     void frame(int type, int flags, int stream, byte[] payload) throws IOException {
-        ByteBuffer b = ByteBuffer.allocate(9 + payload.length);
-        b.put((byte) (payload.length >>> 16)).put((byte) (payload.length >>> 8)).put((byte) payload.length)
-                .put((byte) type).put((byte) flags).putInt(stream).put(payload);
-        send(b.array());
+        send(frameBytes(type, flags, stream, payload));
     }
 
     /** An HPACK block of {@code fields} (name, value, name, value...). */
