@@ -30,7 +30,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * The limits table of the transport README ("## Limits") against the code: each row's default is what
  * {@link ServerOptions} or the container really defaults to, each setting and property exists, and every limit of
- * {@link ServerOptions} has a row.
+ * {@link ServerOptions} has a row. Likewise its table of HTTP/2 budgets ("### HTTP/2 budgets"): each default and
+ * setting as {@link ServerOptions} has it, each rule one the transport counts refusals under, and every HTTP/2
+ * budget rule in a row.
  */
 @Timeout(30)
 class LimitsTableTest {
@@ -79,6 +81,63 @@ class LimitsTableTest {
         }
         assertFalse(rows.isEmpty(), "the limits table has rows");
         return rows;
+    }
+
+    /** One row of the HTTP/2 budgets: budget, default, ServerOptions setting, rule. */
+    private record Budget(String budget, String defaultValue, String setting, String rule) {
+    }
+
+    private static List<Budget> budgets() throws Exception {
+        List<String> lines = Files.readAllLines(Path.of("..", "transport-nio", "README.md"));
+        int start = lines.indexOf("### HTTP/2 budgets");
+        assertTrue(start >= 0, "the transport README has a \"### HTTP/2 budgets\" section");
+        List<Budget> rows = new ArrayList<>();
+        boolean header = true;
+        for (int i = start + 1; i < lines.size() && !lines.get(i).startsWith("#"); i++) {
+            String line = lines.get(i);
+            if (!line.startsWith("|")) {
+                if (!rows.isEmpty()) {
+                    break;
+                }
+                continue;
+            }
+            String[] cells = line.substring(1, line.length() - 1).split("\\|", -1);
+            assertEquals(6, cells.length, line);
+            if (header) {
+                assertEquals("budget | what counts | default | `ServerOptions` | rule | beyond it",
+                        String.join("|", cells).trim().replaceAll("\\s*\\|\\s*", " | "));
+                header = false;
+                i++; // the separator line
+                continue;
+            }
+            rows.add(new Budget(cells[0].trim(), cells[2].trim(), code(cells[3]), code(cells[4])));
+        }
+        assertFalse(rows.isEmpty(), "the budgets table has rows");
+        return rows;
+    }
+
+    @Test
+    void everyHttp2BudgetIsAsTheTableSays() throws Exception {
+        ServerOptions defaults = ServerOptions.builder().build();
+        Set<String> rules = new HashSet<>(dev.fleche.transport.ServerMetrics.refusalRules());
+        Set<String> inTable = new HashSet<>();
+        for (Budget row : budgets()) {
+            Object value = ServerOptions.class.getMethod(row.setting()).invoke(defaults);
+            String expected = describe(row.setting(), value);
+            String actual = row.defaultValue();
+            java.util.regex.Matcher times = java.util.regex.Pattern.compile("(\\d+) × (.+)").matcher(actual);
+            if (times.matches()) { // a multiple of its setting (the header block: twice maxHeaderBytes)
+                expected = times.group(1) + " × " + expected;
+            }
+            assertEquals(expected, actual, row.budget());
+            assertTrue(rules.contains(row.rule()), "a rule refusals are counted under: " + row.rule());
+            inTable.add(row.rule());
+        }
+        for (String rule : rules) {
+            if (rule.startsWith("HTTP2_")) {
+                assertTrue(inTable.contains(rule), "no row for the HTTP/2 budget " + rule);
+            }
+        }
     }
 
     /** The name inside backticks, or null for "—". */

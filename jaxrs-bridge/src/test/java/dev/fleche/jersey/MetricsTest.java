@@ -187,6 +187,8 @@ class MetricsTest {
         assertEquals(dev.fleche.transport.ServerMetrics.refusalRules().size(),
                 registry.get("fleche.refusals").functionCounters().size(), "one counter per rule");
         assertEquals(0.0, registry.get("fleche.exchanges.in.flight").gauge().value());
+        assertEquals(0.0, registry.get("fleche.output.queued").gauge().value(), "every answer was taken");
+        assertEquals(0.0, count(registry, "fleche.refusals", "rule", "HTTP2_RESETS"), "an HTTP/2 budget's trips");
         assertEquals(0.0, registry.get("fleche.requests.suspended").gauge().value());
         assertEquals(0.0, count(registry, "fleche.accesslog.dropped"));
 

@@ -61,13 +61,16 @@ public final class TransportMeters {
                     .description("final responses sent, by status class").tag("status", statusClass)
                     .register(registry);
         }
-        for (String rule : ServerMetrics.refusalRules()) {
+        for (String rule : ServerMetrics.refusalRules()) { // (HTTP2_*: an HTTP/2 budget a connection went beyond)
             FunctionCounter.builder("fleche.refusals", server, s -> s.metrics().refusals(rule))
                     .description("requests and connections refused by the transport, by rule").tag("rule", rule)
                     .register(registry);
         }
         Gauge.builder("fleche.exchanges.in.flight", server, s -> s.metrics().exchangesInFlight())
                 .description("exchanges started and not yet ended").register(registry);
+        Gauge.builder("fleche.output.queued", server, s -> s.metrics().queuedOutputBytes())
+                .description("response bytes produced for clients and not yet taken by their sockets")
+                .baseUnit(BYTES).register(registry);
         counter(registry, server, "fleche.accesslog.dropped", "access-log lines dropped on a full queue", null,
                 ServerMetrics::accessLogDropped);
         Gauge.builder("fleche.requests.suspended", server, s -> suspended.getAsInt())
