@@ -85,8 +85,10 @@ import java.util.function.LongSupplier;
  *       {@code FRAME_SIZE_ERROR}</td></tr>
  *   <tr><td>{@code http2HeaderTableBytes}</td><td>4 KiB</td><td>{@code SETTINGS_HEADER_TABLE_SIZE}: the HPACK
  *       dynamic table of the request decoder</td></tr>
- *   <tr><td>{@code http2MaxResets}</td><td>200</td><td>streams a client may reset in {@link #HTTP2_FLOOD_WINDOW}
- *       (10 s); beyond it {@code GOAWAY ENHANCE_YOUR_CALM} (rapid reset, CVE-2023-44487)</td></tr>
+ *   <tr><td>{@code http2MaxResets}</td><td>200</td><td>streams reset in {@link #HTTP2_FLOOD_WINDOW} (10 s) by the
+ *       client, or by the server for the client's doing (a stream refused beyond {@code MAX_CONCURRENT_STREAMS},
+ *       malformed, too large or too slow; a {@code 431} or {@code 414} before it became a stream); beyond it
+ *       {@code GOAWAY ENHANCE_YOUR_CALM} (rapid reset, CVE-2023-44487, and "MadeYouReset")</td></tr>
  *   <tr><td>{@code http2MaxControlFrames}</td><td>1,000</td><td>SETTINGS, PING, PRIORITY, unknown and empty
  *       frames a client may send in 10 s; beyond it {@code GOAWAY ENHANCE_YOUR_CALM}</td></tr>
  *   <tr><td>{@code http2MaxContinuationFrames}</td><td>16</td><td>CONTINUATION frames of one header block; beyond
