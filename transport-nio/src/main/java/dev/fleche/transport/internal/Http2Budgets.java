@@ -13,8 +13,9 @@ import dev.fleche.transport.internal.http2.Http2Exception;
  *   <li>control frames (SETTINGS, PING, PRIORITY, unknown and empty frames), at most {@code http2MaxControlFrames}
  *       in the same window ({@link Refusal#HTTP2_CONTROL_FRAMES});</li>
  *   <li>output queued for the client (produced, not yet taken by the socket): at
- *       {@code http2MaxQueuedOutputBytes} the connection stops reading frames and holds DATA back, and goes on once
- *       the client has taken it down to half ({@link #outputFull}, {@link #outputDrained}); a client that takes
+ *       {@code http2MaxQueuedOutputBytes} the connection stops reading frames and frames DATA only into the room
+ *       left ({@link #outputRoom}), and goes on once the client has taken it down to half ({@link #outputFull},
+ *       {@link #outputDrained}); a client that takes
  *       nothing is closed by the write-stall timeout ({@link Refusal#HTTP2_OUTPUT_NOT_TAKEN}).</li>
  * </ul>
  * A count beyond its budget throws {@link Http2Exception#calm} with its rule, which the owner answers with
@@ -75,13 +76,13 @@ final class Http2Budgets {
         return queued >= maxQueuedOutput;
     }
 
+    /** What the output budget leaves for more DATA when {@code queued} bytes wait (0 or less: none). */
+    long outputRoom(long queued) {
+        return maxQueuedOutput - queued;
+    }
+
     /** Whether the client has taken the output down to {@code queued}, half the budget or less: reading goes on. */
     boolean outputDrained(long queued) {
         return queued <= maxQueuedOutput / 2;
-    }
-
-    /** The queued-output budget in bytes. */
-    long maxQueuedOutput() {
-        return maxQueuedOutput;
     }
 }

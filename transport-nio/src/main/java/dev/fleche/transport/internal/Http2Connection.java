@@ -1237,20 +1237,22 @@ final class Http2Connection extends TimerNode
     }
 
     /**
-     * Sends what the windows of {@code s} and of the connection allow, as DATA frames of the peer's size, while the
-     * queued output is below its budget; when the connection (its window or its budget) holds it back, {@code s}
-     * waits for it in {@link #waiting}.
+     * Sends what the windows of {@code s} and of the connection allow, as DATA frames of the peer's size, into the
+     * room the queued-output budget leaves (so DATA never takes the queue beyond it); when the connection (its window
+     * or its budget) holds it back, {@code s} waits for it in {@link #waiting}.
      */
     private void pump(H2Stream s) {
         telemetry.http2StreamPumped();
         boolean moved = false;
         while (!s.pending.isEmpty() && s.sendWindow > 0 && s.localOpen()) {
-            if (sendWindow <= 0 || budgets.outputFull(outputBytes())) {
+            long room = budgets.outputRoom(outputBytes()) - Frames.HEADER_BYTES;
+            if (sendWindow <= 0 || room <= 0) {
                 waiting.add(s);
                 break;
             }
             ByteBuffer part = s.pending.peek();
-            int n = (int) Math.min(Math.min(part.remaining(), framer.peerMaxFrame()), Math.min(s.sendWindow, sendWindow));
+            int n = (int) Math.min(Math.min(Math.min(part.remaining(), framer.peerMaxFrame()), room),
+                    Math.min(s.sendWindow, sendWindow));
             boolean end = s.pendingEnd && s.pending.size() == 1 && n == part.remaining();
             framer.data(s.id, part.array(), part.arrayOffset() + part.position(), n, end);
             part.position(part.position() + n);

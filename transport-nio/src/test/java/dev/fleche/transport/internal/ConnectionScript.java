@@ -16,6 +16,8 @@ import java.util.Arrays;
  *                      2 small head limits, 3 short timeouts
  *            bit  6    HTTP/2: the client sends the preface and an empty SETTINGS frame before the rest (h2c by
  *                      prior knowledge), so the rest is frames
+ *            bit  7    the client never reads: every write takes nothing, through the drain too, and the server's
+ *                      output budgets are small (options + 4: 2 KiB queued output for HTTP/2, 2 KiB high-water mark)
  *   byte 1:  bits 0-2  s, the number of step bytes that follow (0: every step writes all, runs every handler action)
  *            bits 3-5  h, the number of handler bytes that follow (0: every request answered at once, whole)
  *   r bytes: read pieces: byte b means a read of at most b + 1 bytes, used in turn and cycled
@@ -31,16 +33,18 @@ final class ConnectionScript {
 
     private final int options;
     private final boolean http2;
+    private final boolean neverReads;
     private final boolean fin;
     private final int[] pieces;
     private final byte[] steps;
     private final byte[] handler;
     private final byte[] message;
 
-    private ConnectionScript(int options, boolean http2, boolean fin, int[] pieces, byte[] steps, byte[] handler,
-            byte[] message) {
+    private ConnectionScript(int options, boolean http2, boolean neverReads, boolean fin, int[] pieces, byte[] steps,
+            byte[] handler, byte[] message) {
         this.options = options;
         this.http2 = http2;
+        this.neverReads = neverReads;
         this.fin = fin;
         this.pieces = pieces;
         this.steps = steps;
@@ -65,9 +69,10 @@ final class ConnectionScript {
         byte[] handler = Arrays.copyOfRange(raw, at, at + h);
         at += h;
         boolean http2 = (b0 & 0x40) != 0;
+        boolean neverReads = (b0 & 0x80) != 0;
         byte[] rest = Arrays.copyOfRange(raw, at, raw.length);
-        return new ConnectionScript((b0 >>> 4) & 0x03, http2, (b0 & 0x08) != 0, pieces, steps, handler,
-                http2 ? concat(H2_START, rest) : rest);
+        return new ConnectionScript((b0 >>> 4) & 0x03 | (neverReads ? 4 : 0), http2, neverReads, (b0 & 0x08) != 0,
+                pieces, steps, handler, http2 ? concat(H2_START, rest) : rest);
     }
 
     private static byte[] concat(byte[] a, byte[] b) {
@@ -87,6 +92,11 @@ final class ConnectionScript {
 
     boolean fin() {
         return fin;
+    }
+
+    /** Whether the client never reads: no write takes anything, the drain's neither. */
+    boolean neverReads() {
+        return neverReads;
     }
 
     byte[] message() {

@@ -41,6 +41,11 @@ final class FakeChannel implements ConnectionChannel {
         return finDelivered;
     }
 
+    /** How many reads delivered bytes so far. */
+    int reads() {
+        return reads;
+    }
+
     @Override
     public int read(ByteBuffer dst) {
         if (closed) {
