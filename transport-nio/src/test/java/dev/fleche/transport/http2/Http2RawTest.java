@@ -464,6 +464,7 @@ class Http2RawTest {
             client.expect(RST_STREAM);
             goAway(client, 21, ENHANCE_YOUR_CALM);
         }
+        awaitRefusals("HTTP2_RESETS", 1);
     }
 
     @Test
@@ -481,6 +482,17 @@ class Http2RawTest {
             client.frame(CONTINUATION, 0, 1, new byte[1]);
             goAway(client, 0, ENHANCE_YOUR_CALM);
         }
+        awaitRefusals("HTTP2_CONTINUATIONS", 1); // each budget counted under its rule
+        awaitRefusals("HTTP2_HEADER_BLOCK", 1);
+    }
+
+    /** Waits for the reactor's count of refusals by {@code rule} to reach {@code n} (read racily from here). */
+    private void awaitRefusals(String rule, long n) {
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (server.metrics().refusals(rule) != n && System.nanoTime() - deadline < 0) {
+            Thread.onSpinWait();
+        }
+        assertEquals(n, server.metrics().refusals(rule), rule);
     }
 
     @Test
@@ -546,6 +558,7 @@ class Http2RawTest {
             }
             goAway(client, 1, ENHANCE_YOUR_CALM);
         }
+        awaitRefusals("HTTP2_CONTROL_FRAMES", 3);
     }
 
     @Test
