@@ -1245,7 +1245,7 @@ final class Http2Connection extends TimerNode
         telemetry.http2StreamPumped();
         boolean moved = false;
         while (!s.pending.isEmpty() && s.sendWindow > 0 && s.localOpen()) {
-            long room = budgets.outputRoom(outputBytes()) - Frames.HEADER_BYTES;
+            long room = dataRoom();
             if (sendWindow <= 0 || room <= 0) {
                 waiting.add(s);
                 break;
@@ -1320,9 +1320,14 @@ final class Http2Connection extends TimerNode
      */
     private void wakeWaiting() {
         H2Stream s;
-        while (sendWindow > 0 && !budgets.outputFull(outputBytes()) && (s = waiting.next()) != null) {
-            pump(s);
+        while (sendWindow > 0 && dataRoom() > 0 && (s = waiting.next()) != null) {
+            pump(s); // sends a byte at least, or no longer waits for the connection: the loop ends
         }
+    }
+
+    /** The DATA payload the queued-output budget has room for now (a frame's header counted); 0 or less: none. */
+    private long dataRoom() {
+        return budgets.outputRoom(outputBytes()) - Frames.HEADER_BYTES;
     }
 
     /** We sent END_STREAM on {@code s}: its response is complete. */
