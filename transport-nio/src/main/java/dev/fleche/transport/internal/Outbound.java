@@ -142,7 +142,7 @@ final class Outbound {
         }
         files.add(region);
         enqueue(FILE_MARK);
-        queuedBytes += region.remaining();
+        addQueued(region.remaining());
     }
 
     /** Frames a refusal of the transport's own; the connection closes after it. */
@@ -211,8 +211,13 @@ final class Outbound {
             lastWriteProgress = reactor.now; // the write-stall clock starts when bytes start waiting
         }
         queue.add(buffer);
-        queuedBytes += buffer.remaining();
-        reactor.counters.queuedOutputBytes += buffer.remaining();
+        addQueued(buffer.remaining());
+    }
+
+    /** {@code n} more bytes queued (fewer when negative): this connection's count and its reactor's gauge. */
+    private void addQueued(long n) {
+        queuedBytes += n;
+        reactor.counters.queuedOutputBytes += n;
     }
 
     /** Whether bytes are queued that the channel has not taken yet, or that the channel has not sent yet. */
@@ -296,8 +301,7 @@ final class Outbound {
             waiting.poll();
         }
         if (total > 0) {
-            queuedBytes -= total;
-            reactor.counters.queuedOutputBytes -= total;
+            addQueued(-total);
         }
         return total;
     }
@@ -305,8 +309,7 @@ final class Outbound {
     /** On close: forgets the queued bytes, and closes the files it had yet to send. */
     void drop() {
         queue = null;
-        reactor.counters.queuedOutputBytes -= queuedBytes;
-        queuedBytes = 0;
+        addQueued(-queuedBytes);
         if (files != null) {
             for (FileRegion region : files) {
                 region.close();
