@@ -106,6 +106,8 @@ final class Http2Connection extends TimerNode
      */
     private static final int CONNECTION_WINDOW = 1024 * 1024;
     private static final byte[] NO_DEBUG = new byte[0];
+    /** What a connection that sent its GOAWAY reads and drops before it closes, at most ({@link #goneAway}). */
+    private static final long GOAWAY_DISCARD_BYTES = 1024 * 1024;
 
     final ConnectionChannel channel;
     final long id;
@@ -1437,6 +1439,8 @@ final class Http2Connection extends TimerNode
         }
         if (outbound.queued()) {
             armTimer(deadlines.stallAt(outbound.lastWriteProgress()));
+        } else if (state == State.GOING_AWAY) {
+            reactor.execute(this::goneAway); // (not from here: the read buffer may be another connection's now)
         } else if (state.closing()) {
             close(closeReason == null ? "done" : closeReason);
             return;
@@ -1448,6 +1452,33 @@ final class Http2Connection extends TimerNode
             reactor.execute(this::outputDrained);
         }
         updateInterest();
+    }
+
+    /**
+     * GOING_AWAY, our GOAWAY written: what the client sent meanwhile is read and dropped (up to
+     * {@link #GOAWAY_DISCARD_BYTES}), then the connection closes — closing with unread bytes would reset it, and a
+     * client reading behind the reset could lose the GOAWAY that says why (RFC 9112 9.6's lingering, in short).
+     */
+    private void goneAway() {
+        if (state != State.GOING_AWAY) {
+            return;
+        }
+        ByteBuffer buffer = reactor.readBuffer;
+        long discarded = 0;
+        try {
+            int n;
+            do {
+                buffer.clear();
+                n = channel.read(buffer);
+                if (n > 0) {
+                    telemetry.read(n);
+                    discarded += n;
+                }
+            } while (n > 0 && discarded <= GOAWAY_DISCARD_BYTES);
+        } catch (IOException e) {
+            // the client is gone: nothing to drop
+        }
+        close(closeReason == null ? "done" : closeReason);
     }
 
     /**
