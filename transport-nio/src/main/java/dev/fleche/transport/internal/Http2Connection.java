@@ -1189,6 +1189,24 @@ final class Http2Connection extends TimerNode
     }
 
     /**
+     * The {@code content-length} a response head announces: the body's length, but for {@code HEAD} the length the
+     * handler's own field gives (the body it would have sent, RFC 9110 9.3.2), as HTTP/1.1 keeps it; none when that
+     * field is not a length.
+     */
+    private static long announcedLength(boolean head, HttpFields fields, long contentLength) {
+        String declared = head ? fields.get("content-length") : null;
+        if (declared == null) {
+            return contentLength;
+        }
+        try {
+            long length = Long.parseLong(declared.trim());
+            return length >= 0 ? length : -1;
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    /**
      * Writes the response head of {@code s}; false when the handler's fields are invalid (then a {@code 500}
      * answers in its place when nothing was sent yet, and the stream ends).
      */
@@ -1213,7 +1231,8 @@ final class Http2Connection extends TimerNode
             s.log.status = status;
         }
         boolean endStream = noBody || !s.bodyAllowed;
-        framer.headers(s.id, status, fields, ResponseEncoder.bodyAllowed(status) ? contentLength : -1, endStream);
+        framer.headers(s.id, status, fields, ResponseEncoder.bodyAllowed(status)
+                ? announcedLength("HEAD".equals(method), fields, contentLength) : -1, endStream);
         s.headSent = true;
         if (endStream) {
             s.pendingEnd = true;

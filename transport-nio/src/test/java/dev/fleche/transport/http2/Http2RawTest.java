@@ -57,6 +57,7 @@ class Http2RawTest {
             case "/hello" -> exchange.respond(200, new HttpFields().add("X-Version", exchange.version()),
                     "hello".getBytes(UTF_8));
             case "/hang" -> exchange.onDisconnect(disconnected::countDown);
+            case "/head" -> exchange.respond(200, new HttpFields().add("Content-Length", "1234"), new byte[0]);
             case "/noread" -> { } // holds its body unread, answers never
             case "/echo" -> workers.execute(() -> {
                 try (InputStream in = exchange.requestBody()) {
@@ -124,6 +125,21 @@ class Http2RawTest {
             assertEquals("000005000100000001" + "68656c6c6f", client.expect(DATA).hex());
             client.get(3, "/nothing");
             assertEquals(":status: 404", client.response(3));
+        }
+    }
+
+    @Test
+    void headKeepsTheLengthTheHandlerAnnounced() throws Exception {
+        try (H2Client client = client()) {
+            client.headers(1, true, ":method", "HEAD", ":scheme", "http", ":authority", "localhost", ":path", "/head");
+            Frame head = client.expect(HEADERS);
+            assertEquals(END_HEADERS | END_STREAM, head.flags());
+            List<String> fields = client.fields(head);
+            assertEquals(":status: 200", fields.get(0));
+            assertTrue(fields.contains("content-length: 1234"), fields.toString());
+            assertEquals(1, fields.stream().filter(f -> f.startsWith("content-length")).count(), fields.toString());
+            client.get(3, "/head"); // GET: the length of the body sent (none)
+            assertTrue(client.fields(client.expect(HEADERS)).contains("content-length: 0"));
         }
     }
 
