@@ -96,7 +96,7 @@ public final class WindowUpdateCost {
             reactor.channelFactory = (socket, listener) -> channel;
             reactor.driveFromCallingThread();
             key = new MemoryKey(SocketChannel.open());
-            Connection first = new Connection(reactor, null, 1);
+            Connection first = new Connection(reactor, null, 1, Origin.of(null), null);
             first.opened(key);
             ByteBuffer start = ByteBuffer.allocate(64 * 1024);
             start.put("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
