@@ -1,12 +1,12 @@
 package dev.fleche.transport;
 
-import dev.fleche.transport.internal.Acceptor;
-import dev.fleche.transport.internal.HandshakeTasks;
+import dev.fleche.transport.internal.loop.Acceptor;
+import dev.fleche.transport.internal.channel.HandshakeTasks;
 import dev.fleche.transport.internal.Http1Connections;
 import dev.fleche.transport.internal.MetricsSnapshot;
-import dev.fleche.transport.internal.Reactor;
-import dev.fleche.transport.internal.UnixSocketListener;
-import dev.fleche.transport.internal.accesslog.AccessLogWriter;
+import dev.fleche.transport.internal.loop.Reactor;
+import dev.fleche.transport.internal.loop.UnixSocketListener;
+import dev.fleche.transport.internal.telemetry.accesslog.AccessLogWriter;
 import dev.fleche.transport.internal.pem.PemWatch;
 
 import java.io.IOException;

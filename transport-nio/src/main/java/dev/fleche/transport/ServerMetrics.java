@@ -1,6 +1,6 @@
 package dev.fleche.transport;
 
-import dev.fleche.transport.internal.RefusalRules;
+import dev.fleche.transport.internal.rules.RefusalRules;
 
 import java.util.Collections;
 import java.util.LinkedHashMap;

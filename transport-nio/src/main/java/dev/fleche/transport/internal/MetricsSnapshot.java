@@ -1,9 +1,14 @@
 package dev.fleche.transport.internal;
 
+import dev.fleche.transport.internal.loop.Acceptor;
+import dev.fleche.transport.internal.telemetry.Counters;
+import dev.fleche.transport.internal.loop.Reactor;
+import dev.fleche.transport.internal.rules.Refusal;
+import dev.fleche.transport.internal.rules.StaticRule;
 import dev.fleche.transport.PemFiles;
 import dev.fleche.transport.ServerMetrics;
 import dev.fleche.transport.http1.ProtocolRule;
-import dev.fleche.transport.internal.accesslog.AccessLogWriter;
+import dev.fleche.transport.internal.telemetry.accesslog.AccessLogWriter;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,8 +1,8 @@
 package dev.fleche.transport.http2;
 
-import dev.fleche.transport.internal.hpack.HpackDecoder;
-import dev.fleche.transport.internal.hpack.HpackEncoder;
-import dev.fleche.transport.internal.hpack.HpackException;
+import dev.fleche.transport.internal.http2.hpack.HpackDecoder;
+import dev.fleche.transport.internal.http2.hpack.HpackEncoder;
+import dev.fleche.transport.internal.http2.hpack.HpackException;
 
 import java.io.DataInputStream;
 import java.io.EOFException;

@@ -1,5 +1,11 @@
 package dev.fleche.transport.internal;
 
+import dev.fleche.transport.internal.http1.Connection;
+import dev.fleche.transport.internal.http2.Http2Connection;
+import dev.fleche.transport.internal.channel.Origin;
+import dev.fleche.transport.internal.loop.Reactor;
+import dev.fleche.transport.internal.rules.Refusal;
+import dev.fleche.transport.internal.loop.TimerNode;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -322,7 +328,7 @@ class ConnectionFuzzTest {
             long second = 1_000_000_000L;
             TimerNode timer = (TimerNode) spine();
             if (ops == 0 && pending.isEmpty() && reactor.scheduledTasks() == 0 && timer.isScheduled()) {
-                return Math.max(second, timer.deadline - CLOCK[0]);
+                return Math.max(second, timer.deadline() - CLOCK[0]);
             }
             return second;
         }
@@ -608,8 +614,8 @@ class ConnectionFuzzTest {
          */
         private void checkFrames(String closeReason) {
             java.nio.ByteBuffer in = java.nio.ByteBuffer.wrap(channel.written());
-            dev.fleche.transport.internal.hpack.HpackDecoder decoder =
-                    new dev.fleche.transport.internal.hpack.HpackDecoder(1 << 16, Integer.MAX_VALUE);
+            dev.fleche.transport.internal.http2.hpack.HpackDecoder decoder =
+                    new dev.fleche.transport.internal.http2.hpack.HpackDecoder(1 << 16, Integer.MAX_VALUE);
             java.util.Map<Integer, H2Response> streams = new java.util.HashMap<>();
             Set<String> answered = new HashSet<>();
             java.io.ByteArrayOutputStream block = null;
@@ -673,11 +679,11 @@ class ConnectionFuzzTest {
             assertTrue(!in.hasRemaining() || !closeReason.equals("done"), "a frame cut short on a clean close");
         }
 
-        private void headers(H2Response r, dev.fleche.transport.internal.hpack.HpackDecoder decoder, byte[] block) {
+        private void headers(H2Response r, dev.fleche.transport.internal.http2.hpack.HpackDecoder decoder, byte[] block) {
             java.util.Map<String, String> fields = new java.util.LinkedHashMap<>();
             try {
                 decoder.decode(java.nio.ByteBuffer.wrap(block), (name, value) -> fields.putIfAbsent(name, value));
-            } catch (dev.fleche.transport.internal.hpack.HpackException e) {
+            } catch (dev.fleche.transport.internal.http2.hpack.HpackException e) {
                 throw new AssertionError("a header block that does not decode: " + e.getMessage(), e);
             }
             String status = fields.get(":status");

@@ -1,5 +1,6 @@
 package dev.fleche.transport.internal;
 
+import dev.fleche.transport.internal.channel.ConnectionChannel;
 import dev.fleche.transport.TlsInfo;
 
 import java.nio.ByteBuffer;

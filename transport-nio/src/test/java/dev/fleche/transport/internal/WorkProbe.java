@@ -1,5 +1,6 @@
 package dev.fleche.transport.internal;
 
+import dev.fleche.transport.internal.loop.Reactor;
 import dev.fleche.transport.HttpServer;
 
 import java.lang.reflect.Field;

@@ -1,6 +1,6 @@
 package dev.fleche.transport.internal.files;
 
-import dev.fleche.transport.internal.StaticRule;
+import dev.fleche.transport.internal.rules.StaticRule;
 
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;

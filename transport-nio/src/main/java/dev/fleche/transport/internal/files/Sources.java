@@ -1,6 +1,6 @@
 package dev.fleche.transport.internal.files;
 
-import dev.fleche.transport.internal.PacedBody;
+import dev.fleche.transport.internal.exchange.PacedBody;
 
 import java.io.IOException;
 import java.io.InputStream;

@@ -5,8 +5,8 @@ import dev.fleche.transport.HttpExchange;
 import dev.fleche.transport.HttpFields;
 import dev.fleche.transport.HttpHandler;
 import dev.fleche.transport.StaticContent;
-import dev.fleche.transport.internal.StaticRule;
-import dev.fleche.transport.internal.StaticTransfers;
+import dev.fleche.transport.internal.rules.StaticRule;
+import dev.fleche.transport.internal.exchange.StaticTransfers;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;

@@ -1,7 +1,7 @@
 package dev.fleche.transport.internal.http2;
 
 import dev.fleche.transport.HttpFields;
-import dev.fleche.transport.internal.hpack.HpackDecoder;
+import dev.fleche.transport.internal.http2.hpack.HpackDecoder;
 
 /**
  * Collects the fields of one request header block (or trailer block) as HPACK decodes them, and checks them as RFC

@@ -1,8 +1,8 @@
 package dev.fleche.transport.internal.http2;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
-import dev.fleche.transport.internal.hpack.HpackDecoder;
-import dev.fleche.transport.internal.hpack.HpackException;
+import dev.fleche.transport.internal.http2.hpack.HpackDecoder;
+import dev.fleche.transport.internal.http2.hpack.HpackException;
 
 import java.nio.ByteBuffer;
 

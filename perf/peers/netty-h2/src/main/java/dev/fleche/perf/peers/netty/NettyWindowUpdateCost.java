@@ -18,7 +18,7 @@ import java.util.Arrays;
 
 /**
  * What a {@code WINDOW_UPDATE} on stream 0 costs Netty 4.2's HTTP/2 codec while responses wait, per frame: the twin of
- * Fleche's {@code dev.fleche.transport.internal.WindowUpdateCost} (perf module), same scenario, same bytes, same
+ * Fleche's {@code dev.fleche.transport.internal.http2.WindowUpdateCost} (perf module), same scenario, same bytes, same
  * rounds, to compare the two on one machine (issue 36 asks for Fleche within 2x of Netty). The connection is the
  * {@link NettyH2Peer}'s shape (an {@link Http2ConnectionHandler} whose frame listener answers on the event loop) in an
  * {@link EmbeddedChannel}: 128 streams open whose 1 MiB answers wait, then batches of 1,000

@@ -1,0 +1,1485 @@
+package dev.fleche.transport.internal.http1;
+
+import dev.fleche.transport.internal.exchange.BodyInput;
+import dev.fleche.transport.internal.channel.ConnectionChannel;
+import dev.fleche.transport.internal.exchange.ConnectionDoor;
+import dev.fleche.transport.internal.rules.Deadline;
+import dev.fleche.transport.internal.rules.Deadlines;
+import dev.fleche.transport.internal.exchange.Exchange;
+import dev.fleche.transport.internal.channel.FileRegion;
+import dev.fleche.transport.internal.http2.Http2Connection;
+import dev.fleche.transport.internal.http2.Http2Entry;
+import dev.fleche.transport.internal.telemetry.LoggedTelemetry;
+import dev.fleche.transport.internal.exchange.LoopHop;
+import dev.fleche.transport.internal.channel.Origin;
+import dev.fleche.transport.internal.channel.PlainChannel;
+import dev.fleche.transport.internal.channel.PlaintextRequestException;
+import dev.fleche.transport.internal.rules.RateWindow;
+import dev.fleche.transport.internal.loop.Reactor;
+import dev.fleche.transport.internal.rules.Refusal;
+import dev.fleche.transport.internal.exchange.ResponseHead;
+import dev.fleche.transport.internal.telemetry.Telemetry;
+import dev.fleche.transport.internal.loop.TimerNode;
+import dev.fleche.transport.ErrorRenderer;
+import dev.fleche.transport.HttpFields;
+import dev.fleche.transport.ProxyInfo;
+import dev.fleche.transport.RequestBodyException;
+import dev.fleche.transport.ServerOptions;
+import dev.fleche.transport.Timeout;
+import dev.fleche.transport.TlsInfo;
+import dev.fleche.transport.TlsOptions;
+import dev.fleche.transport.http1.ChunkedDecoder;
+import dev.fleche.transport.http1.ProtocolRule;
+import dev.fleche.transport.http1.RequestException;
+import dev.fleche.transport.http1.RequestHead;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.SocketChannel;
+import java.util.concurrent.atomic.AtomicLong;
+import javax.net.ssl.SSLException;
+
+/**
+ * One HTTP/1.1 client connection, owned by one {@link Reactor}: the spine. It holds the lifecycle as one
+ * {@link State} (and the small {@link Intake} axis) and makes every decision that depends on it: what to do with
+ * bytes read, which timer applies, after a response, on an error. Everything else is a part it owns, with its own
+ * state, that returns results and decides nothing: the {@link ConnectionChannel} (bytes in and out, plain or TLS;
+ * it tells the connection when its handshake is done), {@link Inbound} (kept bytes, head parser, body decoder),
+ * {@link Outbound} (framing, staging, write queue), {@link Deadlines} (which timer is due) and {@link Telemetry}
+ * (counters, events, access log). Exchanges talk back only through the {@link ConnectionDoor} it implements. It is
+ * its own timer node: one deadline, whichever applies. Every method runs on the reactor thread, except the door's,
+ * which hop onto it.
+ *
+ * <pre>
+ *   HANDSHAKING (TLS only; handshake timer) ─ handshake done (told by the channel) ─▶ IDLE
+ *     └─ plain HTTP on the TLS port: raw 400 ─▶ CLOSING_TO_LINGER;  handshake failure or timeout ─▶ CLOSED
+ *
+ *              ┌──────────────── response complete, keep-alive (DRAINING while the server stops) ────────────┐
+ *              ▼                                                                                             │
+ *   IDLE | DRAINING ─ bytes ─▶ READING_HEAD ─ head ─┬─ no body ────────────────────────────▶ DISPATCHED ─────┤
+ *     (a whole head goes on at once)                ├─ small body ─▶ READING_BODY ─ body end ───▲            │
+ *                                                   ├─ streamed ──▶ STREAMING_BODY ─ body end ──┤            │
+ *                                                   └─ Expect: 100-continue ─▶ EXPECTING_CONTINUE ─ body end ┘│
+ *                                                        └─ 100 Continue sent ─▶ STREAMING_BODY              │
+ *                                              STREAMING_BODY ─ response complete ─▶ DISCARDING_BODY ─ body end ┘
+ *
+ *   from any state above: the last response ─▶ CLOSING ─ written ─▶ CLOSED (LINGERING if a pipelined request was kept)
+ *                         a refusal, an unread body ─▶ CLOSING_TO_LINGER ─ written ─▶ LINGERING ─ EOF, 2 s, 1 MiB ─▶ CLOSED
+ *
+ *   Intake (reading, in the states that read):  OPEN ⇄ PAUSED (a slow handler's full window, a kept pipelined request,
+ *                                               output above outboundHighWaterBytes before the next request)
+ *                                               OPEN ─ EOF in DISPATCHED: a half-close ─▶ ENDED (answer, then CLOSING)
+ * </pre>
+ *
+ * Any state may go to CLOSED (an I/O error, an abort, a stop, a timeout without a response). Bytes of the next
+ * request that arrive while one is in flight (pipelining) are kept by {@link Inbound}, bounded, and served once the
+ * state is IDLE again: responses leave in request order. Bytes are served in one place, {@link #serve}, which loops
+ * while the state lets it read; a response completed during that loop lets the loop go on, and one completed later
+ * (from a task) serves the kept bytes itself — so serving never re-enters itself.
+ */
+public final class Connection extends TimerNode
+        implements Reactor.Attachment, ConnectionChannel.Listener, Deadlines.Input, ConnectionDoor, LoopHop.OnLoop {
+    public final Reactor reactor;
+
+    /** The phases of the diagram above. */
+    enum State {
+        /** TLS: the first handshake is in progress; no application bytes yet: handshake timeout. */
+        HANDSHAKING(Deadline.HANDSHAKE),
+        /** Waiting for a request (keep-alive): idle timeout. */
+        IDLE(Deadline.IDLE),
+        /** Waiting for a request while the server stops: closes soon unless one is already on its way. */
+        DRAINING(Deadline.DRAIN_IDLE),
+        /** Part of a request head received: header timeout. */
+        READING_HEAD(Deadline.HEADER),
+        /** A small {@code Content-Length} body arriving before the handler is called: body timeout. */
+        READING_BODY(Deadline.BODY),
+        /**
+         * The handler has the exchange; the client asked for {@code Expect: 100-continue} and waits for it before it
+         * sends the body (it may send it anyway): body timeout, no body rate (the client waits for us).
+         */
+        EXPECTING_CONTINUE(Deadline.BODY),
+        /** The handler has the exchange and its body is still arriving: body timeout and rate while reading. */
+        STREAMING_BODY(Deadline.BODY),
+        /** The handler has the exchange; no body bytes are expected: no timeout but the write stall. */
+        DISPATCHED(null),
+        /** The response is out; the unread rest of the body is read and dropped: body timeout. */
+        DISCARDING_BODY(Deadline.BODY),
+        /**
+         * The last response (or a refusal) is queued; no more input is served: write stall. Once written, closes
+         * (lingers only when bytes of a pipelined request were kept).
+         */
+        CLOSING(null),
+        /** As CLOSING, but the client may still be sending (a refused request, an unread body): lingers once written. */
+        CLOSING_TO_LINGER(null),
+        /** Our output is shut; the client's input is dropped until EOF or a limit (RFC 9112 9.6). */
+        LINGERING(Deadline.LINGER),
+        CLOSED(null);
+
+        /** This state's own deadline ({@link Deadlines}), or null; the output's apply in every state. */
+        final Deadline deadline;
+
+        /**
+         * The states {@link #allows} from this one, a bit per ordinal, so that a step is checked by one bit test;
+         * set once, from {@link #allows}, when the enum is initialised.
+         */
+        private int successors;
+
+        State(Deadline deadline) {
+            this.deadline = deadline;
+        }
+
+        static {
+            for (State from : values()) {
+                for (State next : values()) {
+                    if (from.allows(next)) {
+                        from.successors |= 1 << next.ordinal();
+                    }
+                }
+            }
+        }
+
+        /** Returns {@code next} when the diagram has that step, throws {@link IllegalStateException} otherwise. */
+        State to(State next) {
+            if ((successors & 1 << next.ordinal()) == 0) {
+                throw new IllegalStateException("connection cannot go from " + this + " to " + next);
+            }
+            return next;
+        }
+
+        /** The diagram: whether a connection in this state may go to {@code next}. */
+        boolean allows(State next) {
+            if (next == CLOSED) {
+                return this != CLOSED;
+            }
+            if (next == CLOSING || next == CLOSING_TO_LINGER) {
+                return reads() && this != LINGERING; // the last response, a refusal, a timeout, the client gone
+            }
+            switch (this) {
+                case HANDSHAKING:
+                    return next == IDLE;
+                case IDLE, DRAINING:
+                    return next == READING_HEAD || startsExchange(next) || (this == IDLE && next == DRAINING);
+                case READING_HEAD:
+                    return startsExchange(next);
+                case READING_BODY:
+                    return next == DISPATCHED;
+                case EXPECTING_CONTINUE:
+                    return next == STREAMING_BODY || next == DISPATCHED;
+                case STREAMING_BODY:
+                    return next == DISPATCHED || next == DISCARDING_BODY;
+                case DISPATCHED, DISCARDING_BODY:
+                    return next == IDLE || next == DRAINING;
+                case CLOSING, CLOSING_TO_LINGER:
+                    return next == LINGERING;
+                default:
+                    return false; // LINGERING and CLOSED: only CLOSED, above
+            }
+        }
+
+        /** The steps a complete head takes: dispatched at once, or after its small body, or with its body streamed. */
+        private static boolean startsExchange(State next) {
+            return next == DISPATCHED || next == READING_BODY || next == STREAMING_BODY || next == EXPECTING_CONTINUE;
+        }
+
+        /** Whether the connection reads the socket in this state (unless its intake is paused or ended). */
+        boolean reads() {
+            return this != CLOSING && this != CLOSING_TO_LINGER && this != CLOSED;
+        }
+
+        /** Whether the last response is queued and the connection closes once it is written. */
+        boolean closing() {
+            return this == CLOSING || this == CLOSING_TO_LINGER;
+        }
+
+        /** Whether no request is in flight and the next one may begin. */
+        boolean waitsForRequest() {
+            return this == IDLE || this == DRAINING;
+        }
+    }
+
+    /**
+     * The second, small axis: what the connection takes from the socket, in the states that read. Reading pauses
+     * while a slow handler has a full window of body, or a pipelined request waits for the one in flight; it ends for
+     * good when the client ends its stream after a whole request (a half-close: the requests received are answered,
+     * then the connection closes).
+     *
+     * <pre>
+     *   OPEN ⇄ PAUSED        OPEN ─ EOF after a whole request ─▶ ENDED
+     * </pre>
+     */
+    enum Intake { OPEN, PAUSED, ENDED }
+
+    /** Lingering close (RFC 9112 9.6): how much unread input to discard after the last response. */
+    private static final long LINGER_BYTES = 1024 * 1024;
+
+    final ConnectionChannel channel;
+    final long id;
+    /** The client's and our addresses: the socket's, or a PROXY header's. */
+    private final Origin origin;
+    private SelectionKey key;
+    /** This connection's place in its reactor's list. */
+    private int slot = -1;
+    /** The number the next exchange gets ({@link Exchange#stream()}). */
+    private int streams;
+
+    private State state;
+    private final Inbound inbound = new Inbound();
+    /**
+     * The response side, only while there is one: taken when a response, {@code 100 Continue} or refusal is framed
+     * (or the channel holds bytes of its own), let go once it is written with no exchange in flight. An idle
+     * keep-alive connection holds none; see {@link #out()} and {@link #releaseIdleOutbound()}. The minimum response
+     * rate's window lives there (bytes waiting for the client), the request body's in the body decoder.
+     */
+    private Outbound outbound;
+    /** The exchange in flight: its response is the next to be written, its body the next bytes read. */
+    private Exchange exchange;
+    /** The client chose {@code h2} by ALPN: the socket goes to an {@link Http2Connection} before any request. */
+    private boolean alpnH2;
+    /** The HTTP/2 connection this one handed its socket to, or null. */
+    private Http2Connection handedTo;
+    /** The interest set on the selection key. */
+    private int interest = SelectionKey.OP_READ;
+    /** What is read from the socket: paused by flow control, ended by a half-close. */
+    private Intake intake = Intake.OPEN;
+    /** Whether {@link #serve} is on the stack: a response completed inside it leaves the rest of its bytes to it. */
+    private boolean serving;
+    /** In LINGERING: bytes read and dropped (the close comes at {@link #LINGER_BYTES}, far below 2 GiB). */
+    private int lingerDiscarded;
+    /**
+     * The timers: the current phase's counts from the first byte of the head in READING_HEAD, else the last activity
+     * (bytes read, an exchange started or ended, reading resumed).
+     */
+    private final Deadlines deadlines;
+    public volatile String closeReason;
+    /** Counters, events and the access log, told what happened; never null. */
+    private final Telemetry telemetry;
+
+    public Connection(Reactor reactor, SocketChannel socket, long id, Origin origin, byte[] early) throws IOException {
+        this.reactor = reactor;
+        this.id = id;
+        this.origin = origin;
+        this.channel = reactor.openChannel(socket, this, early);
+        this.state = channel.isHandshaking() ? State.HANDSHAKING : State.IDLE;
+        this.deadlines = new Deadlines(reactor.options, reactor.now);
+        this.telemetry = reactor.accessLog == null ? new Telemetry(reactor, id)
+                : new LoggedTelemetry(reactor, id, channel);
+    }
+
+    private void moveTo(State next) {
+        state = state.to(next);
+    }
+
+    @Override
+    public int slot() {
+        return slot;
+    }
+
+    @Override
+    public void slot(int value) {
+        slot = value;
+    }
+
+    @Override
+    public void opened(SelectionKey registered) {
+        key = registered;
+        telemetry.opened(origin);
+        armTimer(deadlines.at(state.deadline));
+    }
+
+    // ---------------------------------------------------------------- readiness
+
+    /** The selector reported {@code ready}: writes what is queued, then reads. Closes on any failure. */
+    @Override
+    public void onReady(SelectionKey ready) {
+        onReady(ready.isWritable(), ready.isReadable());
+    }
+
+    /** The channel can make progress by itself (a TLS task finished): retries both directions. */
+    @Override
+    public void channelReady() {
+        if (handedTo != null) {
+            handedTo.channelReady(); // the channel's listener is still this connection
+            return;
+        }
+        onReady(true, true);
+    }
+
+    private void onReady(boolean writable, boolean readable) {
+        try {
+            if (writable) {
+                flushOutput();
+            }
+            if (readable && state != State.CLOSED) {
+                onReadable();
+            }
+            updateInterest();
+        } catch (IOException e) {
+            channelFailed(e, "io-error");
+        } catch (RuntimeException e) {
+            telemetry.failed(e);
+            close("internal-error");
+        }
+    }
+
+    private void onReadable() throws IOException {
+        if (state == State.LINGERING) {
+            discardLingering();
+            return;
+        }
+        ByteBuffer buffer = reactor.readBuffer;
+        do {
+            ByteBuffer direct = state == State.STREAMING_BODY && !inbound.hasLeftover()
+                    ? inbound.body().directTarget() : null;
+            if (direct != null) {
+                if (!readBodyDirect(direct)) {
+                    return;
+                }
+                continue; // the body ended or reading paused: bytes the channel holds go the usual way, if any
+            }
+            buffer.clear();
+            int kept = inbound.restore(buffer);
+            int n = channel.read(buffer); // may end the handshake: application bytes may come with its last flight
+            if (n < 0) {
+                if (kept > 0) {
+                    inbound.keep(buffer.array(), 0, kept); // a pipelined request: still answered after a half-close
+                }
+                onEof();
+                return;
+            }
+            if (n == 0 && kept == 0) {
+                return;
+            }
+            telemetry.read(n);
+            if (state != State.READING_HEAD) {
+                deadlines.restart(reactor.now);
+            }
+            serve(buffer.array(), 0, buffer.position());
+        } while (channel.hasBufferedInput() && state.reads() && intake == Intake.OPEN);
+    }
+
+    /**
+     * A streamed body with a {@code Content-Length}: read from the channel straight into the handler's stream (no
+     * copy by the transport), batch after batch while bytes come and the state and window let it read, the handler
+     * woken once for the batch (a TLS channel gives one record per read: one wake per record otherwise). Returns
+     * whether it stopped because the state or the window no longer lets the body be read so (rather than for want
+     * of bytes, or the client's end).
+     */
+    private boolean readBodyDirect(ByteBuffer first) throws IOException {
+        RequestBody body = inbound.body();
+        try {
+            for (ByteBuffer target = first; target != null; ) {
+                int n = channel.read(target);
+                if (n < 0) {
+                    onEof();
+                    return false;
+                }
+                if (n == 0) {
+                    return false;
+                }
+                telemetry.read(n);
+                deadlines.restart(reactor.now);
+                body.directFilled(target, n);
+                bodyBytesTaken(body, n);
+                target = state == State.STREAMING_BODY && intake == Intake.OPEN ? body.directTarget() : null;
+            }
+            return true;
+        } finally {
+            body.directBatchDone();
+        }
+    }
+
+    // ---------------------------------------------------------------- HTTP/2
+
+    /**
+     * Before the first request: takes {@code bytes} for HTTP/2 when the client chose {@code h2} by ALPN, or when
+     * they begin with the connection preface (prior knowledge; a partial preface is kept until it is whole or
+     * differs). Returns whether the bytes were taken.
+     */
+    private boolean http2Entry(byte[] bytes, int offset, int end) {
+        if (alpnH2) {
+            becomeHttp2(null, null, null, bytes, offset, end);
+            return true;
+        }
+        if (!reactor.options.http2PriorKnowledge() || channel.tlsInfo() != null) {
+            return false;
+        }
+        switch (Http2Entry.preface(bytes, offset, end)) {
+            case HTTP2 -> becomeHttp2(null, null, null, bytes, offset, end);
+            case PARTIAL -> inbound.keep(bytes, offset, end);
+            default -> {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Hands the socket to an {@link Http2Connection}: this connection ends without closing it (no timer, no parts
+     * held) and the new one takes its key, its place in the reactor and {@code bytes[offset, end)}; {@code before}
+     * (a {@code 101}) is written first, and an upgraded request becomes stream 1.
+     */
+    private void becomeHttp2(byte[] before, RequestHead upgraded, byte[] settings, byte[] bytes, int offset, int end) {
+        reactor.wheel.cancel(this);
+        moveTo(State.CLOSED);
+        inbound.release(reactor);
+        outbound = null;
+        Http2Connection next = new Http2Connection(reactor, channel, id, key, origin);
+        handedTo = next;
+        reactor.handOver(this, next, key);
+        next.start(before, upgraded, settings, bytes == null ? new byte[0] : bytes, offset, end);
+        if (channel.hasBufferedInput()) {
+            reactor.execute(next::channelReady);
+        }
+    }
+
+    // ---------------------------------------------------------------- TLS
+
+    /** The channel's first TLS handshake is done (told during a read or a write): wait for a request. */
+    @Override
+    public void handshakeDone() {
+        if (state != State.HANDSHAKING) {
+            return;
+        }
+        moveTo(State.IDLE);
+        deadlines.restart(reactor.now);
+        telemetry.handshakeDone(channel.tlsInfo());
+        armTimer(deadlines.at(Deadline.IDLE));
+        if (reactor.options.http2Alpn() && TlsOptions.ALPN_H2.equals(channel.tlsInfo().applicationProtocol())) {
+            alpnH2 = true; // the next bytes read, or this task if none come with the handshake, hand over
+            reactor.execute(() -> {
+                if (state == State.IDLE && streams == 0) {
+                    becomeHttp2(null, null, null, null, 0, 0);
+                }
+            });
+        }
+    }
+
+    /**
+     * The channel failed: plain HTTP on the TLS port is a refusal (the channel queued a raw 400: write it, then
+     * close as after any refusal); a TLS failure (bad records, a failed handshake, a renegotiation) is the client's
+     * fault: a DEBUG event with its message, no stack trace, then close; any other I/O error closes as {@code reason}.
+     */
+    private void channelFailed(IOException e, String reason) {
+        if (e instanceof PlaintextRequestException) {
+            plaintextRefused();
+        } else if (e instanceof SSLException) {
+            telemetry.tlsFailed(state, e.getMessage());
+            close("tls-error");
+        } else if (e instanceof FileRegion.Changed) {
+            close("file-changed"); // the response is cut short: its Content-Length would lie
+        } else {
+            close(reason);
+        }
+    }
+
+    private void plaintextRefused() {
+        telemetry.plaintextRefused();
+        if (state == State.CLOSED) {
+            return;
+        }
+        if (state != State.HANDSHAKING) {
+            close("reject");
+            return;
+        }
+        closing(true); // the channel holds the raw 400: flushOutput writes it, then the close lingers
+        flushOutput();
+    }
+
+    /**
+     * The client ended its stream (TCP FIN, or TLS {@code close_notify}). With a whole request dispatched, that is
+     * a half-close (RFC 9112 9.6 lets a client do it; curl and load balancers do): no more requests will come, but
+     * the ones received are answered — the request in flight, then any pipelined after it — and the connection
+     * closes after the last answer (the intake has ENDED). In the middle of a head or a body, the client is gone.
+     */
+    private void onEof() {
+        if (state == State.DISPATCHED) {
+            intake = Intake.ENDED;
+            Exchange current = exchange;
+            if (current != null && current.watchesDeparture()) {
+                clientGone(); // someone waits to hear the client left (a long-poll): it must not wait for ever
+                return;
+            }
+            telemetry.halfClosed();
+            return; // reading stops (updateInterest); finishExchange and serve close after the last answer
+        }
+        clientGone();
+    }
+
+    /**
+     * {@code ex} began to watch for the client's departure ({@link HttpExchange#onDisconnect}): a half-close already
+     * seen while it is in flight now counts as the client leaving, as it would have had the watch come first.
+     */
+    @Override
+    public void departureWatched(int stream) {
+        if (intake == Intake.ENDED && inFlight(stream) != null && state == State.DISPATCHED) {
+            clientGone();
+        }
+    }
+
+    /** The client left, or ended its stream in the middle of a request: fail the exchange, finish writing, close. */
+    private void clientGone() {
+        telemetry.disconnected();
+        Exchange current = exchange;
+        if (current != null) {
+            current.clientGone("client closed the connection");
+        }
+        if (!outputPending()) {
+            close("eof");
+        } else {
+            closeReason = "eof"; // what is written still leaves, but the connection ends because the client left
+            closing(false);
+        }
+    }
+
+    // ---------------------------------------------------------------- serving bytes
+
+    /**
+     * Serves {@code bytes[offset, end)}: parses heads, feeds bodies, dispatches, while the state lets it read;
+     * keeps what the exchange in flight leaves for the next request. The only place where bytes are parsed.
+     */
+    private void serve(byte[] bytes, int offset, int end) {
+        int at = offset;
+        serving = true;
+        try {
+            while (at < end) {
+                switch (state) {
+                    case IDLE, DRAINING -> {
+                        if (outputAboveHighWater()) {
+                            holdPipelined(bytes, at, end);
+                            return;
+                        }
+                        at = readHead(bytes, at, end);
+                    }
+                    case READING_HEAD -> at = readHead(bytes, at, end);
+                    case READING_BODY, EXPECTING_CONTINUE, STREAMING_BODY, DISCARDING_BODY ->
+                            at = readBody(bytes, at, end);
+                    case DISPATCHED -> {
+                        if (inbound.keep(bytes, at, end)) {
+                            pauseReading(); // the exchange in flight must finish before we read further
+                        }
+                        return;
+                    }
+                    default -> {
+                        return; // closing, LINGERING, CLOSED: nothing more is served
+                    }
+                }
+            }
+        } catch (RequestException e) {
+            refuse(e.rule());
+        } finally {
+            serving = false;
+        }
+        if (intake == Intake.ENDED) {
+            afterInputEnded();
+        }
+    }
+
+    /**
+     * Whether the responses waiting for the client (staged and queued) are at {@code outboundHighWaterBytes} once
+     * what the socket takes now is written: then the next pipelined request waits — the backpressure on a client
+     * that pipelines and does not read, whose answers would otherwise pile up without bound.
+     */
+    private boolean outputAboveHighWater() {
+        if (outputBytes() < reactor.options.outboundHighWaterBytes()) {
+            return false;
+        }
+        flushOutput();
+        return outputBytes() >= reactor.options.outboundHighWaterBytes();
+    }
+
+    /** Response bytes produced and not yet taken by the socket. */
+    private long outputBytes() {
+        Outbound out = outbound;
+        return out == null ? 0 : out.stagedBytes() + out.queuedBytes();
+    }
+
+    /**
+     * Keeps {@code bytes[at, end)} (the next pipelined requests, if the flush did not close the connection) and stops
+     * reading until the client has taken the queued output down to half the mark ({@link #servePipelined}).
+     */
+    private void holdPipelined(byte[] bytes, int at, int end) {
+        if (state.waitsForRequest()) {
+            inbound.keep(bytes, at, end);
+            pauseReading();
+        }
+    }
+
+    /** A task once the output drained: the pipelined requests kept by {@link #holdPipelined} are served. */
+    private void servePipelined() {
+        if (state.waitsForRequest() && inbound.hasLeftover() && !serving
+                && outputBytes() <= reactor.options.outboundHighWaterBytes() / 2) {
+            resumeReading();
+            byte[] kept = inbound.takeLeftover();
+            serve(kept, 0, kept.length);
+        }
+    }
+
+    /**
+     * The client half-closed and the bytes it sent before are served: once no request is in flight, nothing more
+     * can come — close after the last answer; a request left incomplete means the client is gone.
+     */
+    private void afterInputEnded() {
+        switch (state) {
+            case IDLE, DRAINING -> {
+                closing(false);
+                flushOutput(); // what is staged leaves now; closes once written
+            }
+            case READING_HEAD, READING_BODY, EXPECTING_CONTINUE, STREAMING_BODY, DISCARDING_BODY -> clientGone();
+            default -> { } // DISPATCHED: its answer comes later; CLOSING and after: already closing
+        }
+    }
+
+    private int readHead(byte[] bytes, int offset, int end) throws RequestException {
+        if (streams == 0 && state == State.IDLE && http2Entry(bytes, offset, end)) {
+            return end;
+        }
+        if (state.waitsForRequest()) {
+            telemetry.headBegins(reactor.now);
+        }
+        int at = inbound.parseHead(reactor, bytes, offset, end);
+        RequestHead head = inbound.completedHead(reactor);
+        if (head != null && streams == 0 && Http2Entry.upgradeAsked(reactor.options, channel, head)) {
+            byte[] settings = Http2Entry.upgradeSettings(head);
+            if (settings != null) {
+                becomeHttp2(Http2Entry.SWITCHING_PROTOCOLS, head, settings, bytes, at, end);
+                return end;
+            }
+        }
+        if (head != null) {
+            startExchange(head);
+        } else if (state.waitsForRequest() && inbound.headInProgress()) {
+            moveTo(State.READING_HEAD);
+            deadlines.restart(reactor.now);
+            armTimer(deadlines.at(Deadline.HEADER));
+        }
+        return at;
+    }
+
+    private void startExchange(RequestHead head) {
+        Exchange started = new Exchange(this, ++streams, head);
+        exchange = started;
+        Outbound out = outbound;
+        if (out != null) {
+            out.newExchange(); // pipelined behind a response still being written
+        }
+        started.logEntry = telemetry.requestStarted(head, outbound);
+        if (!head.hasBody()) {
+            moveTo(State.DISPATCHED);
+            dispatch(started);
+            return;
+        }
+        ServerOptions options = reactor.options;
+        long length = head.contentLength();
+        if (length > options.bodyLimit()) {
+            refuse(Refusal.BODY_TOO_LARGE);
+            return;
+        }
+        deadlines.restart(reactor.now);
+        armTimer(deadlines.at(Deadline.BODY));
+        RequestBody body = inbound.body();
+        if (!head.chunked() && length <= options.bodyAggregationBytes() && !head.expectContinue()) {
+            body.aggregate((int) length);
+            moveTo(State.READING_BODY); // dispatched once the body is complete
+            startRequestRate();
+            return;
+        }
+        streamBody(started, body);
+        if (head.expectContinue()) {
+            moveTo(State.EXPECTING_CONTINUE); // the body rate starts once 100 Continue is sent
+        } else {
+            moveTo(State.STREAMING_BODY);
+            startRequestRate();
+        }
+        dispatch(started);
+    }
+
+    /** The body of {@code ex} goes to its handler as it arrives, through a {@link BodyInput}. */
+    private void streamBody(Exchange ex, RequestBody body) {
+        ServerOptions options = reactor.options;
+        RequestHead head = ex.head();
+        BodyInput input = new BodyInput(this, ex.stream(), ex::bodyOverLimit, options.inboundWindowBytes(),
+                head.expectContinue());
+        ChunkedDecoder chunked = head.chunked() ? new ChunkedDecoder(options.maxRequestLineBytes(),
+                options.maxHeaderBytes(), options.maxHeaderCount()) : null;
+        body.stream(input, chunked, head.contentLength(), options.bodyLimit());
+        if (chunked == null) {
+            input.expect(head.contentLength());
+        }
+        ex.bodyStreaming(input);
+    }
+
+    private int readBody(byte[] bytes, int offset, int end) throws RequestException {
+        RequestBody body = inbound.body();
+        int at = body.feed(bytes, offset, end);
+        return bodyBytesTaken(body, at - offset) ? end : at;
+    }
+
+    /**
+     * {@code n} bytes of the body were taken (fed, or read straight into the handler's stream): counted, against the
+     * rate, the window; then the body's end or its refusal. Returns whether it was refused.
+     */
+    private boolean bodyBytesTaken(RequestBody body, int n) {
+        telemetry.bodyBytes(n);
+        RateWindow.add(body.rate(), n);
+        if (body.takeWindowFull()) {
+            pauseReading();
+        }
+        switch (body.mode()) {
+            case TOO_LARGE -> {
+                if (state == State.DISCARDING_BODY) {
+                    refuse(Refusal.DISCARD_LIMIT);
+                } else {
+                    refuseTooLarge(body.limit(), false);
+                }
+                return true;
+            }
+            case COMPLETE -> bodyComplete(body);
+            default -> { } // more to come
+        }
+        return false;
+    }
+
+    private void bodyComplete(RequestBody body) {
+        RateWindow.stop(body.rate());
+        Exchange current = exchange;
+        switch (state) {
+            case READING_BODY -> {
+                current.bodyReceived(body.takeAggregate(), null, body.received());
+                body.taken();
+                moveTo(State.DISPATCHED);
+                dispatch(current);
+            }
+            case EXPECTING_CONTINUE, STREAMING_BODY -> {
+                current.bodyReceived(null, body.trailers(), body.received());
+                body.taken();
+                moveTo(State.DISPATCHED);
+            }
+            case DISCARDING_BODY -> {
+                body.taken();
+                finishExchange();
+            }
+            default -> throw new IllegalStateException("body complete in state " + state);
+        }
+    }
+
+    /** Calls the handler on this thread. */
+    private void dispatch(Exchange ex) {
+        try {
+            reactor.handler.handle(ex);
+        } catch (Throwable t) {
+            telemetry.handlerFailed(t);
+            handlerFailed(ex);
+        }
+    }
+
+    /** The handler threw: answers {@code 500} when nothing was started, else closes the connection. */
+    private void handlerFailed(Exchange ex) {
+        if (!ex.claimResponse()) {
+            close("handler-error");
+            return;
+        }
+        Refusal refusal = Refusal.HANDLER_FAILED;
+        String reason = refusal.reason(reactor.options);
+        ErrorRenderer.Body body = ResponseEncoder.renderError(reactor.options.errorRenderer(), refusal.status(), reason);
+        HttpFields fields = new HttpFields(1).add("Content-Type", body.contentType());
+        respondOnLoop(ex.stream(), refusal.status(), null, fields, body.bytes());
+    }
+
+    // ---------------------------------------------------------------- the door (ConnectionDoor): any thread
+
+    @Override
+    public long connectionId() {
+        return id;
+    }
+
+    @Override
+    public ServerOptions options() {
+        return reactor.options;
+    }
+
+    @Override
+    public TlsInfo tls() {
+        return channel.tlsInfo();
+    }
+
+    @Override
+    public InetSocketAddress remoteAddress() {
+        return origin.remote();
+    }
+
+    @Override
+    public InetSocketAddress localAddress() {
+        return origin.local();
+    }
+
+    @Override
+    public ProxyInfo proxy() {
+        return origin.proxy();
+    }
+
+    @Override
+    public String closeReason() {
+        return closeReason;
+    }
+
+    // ---------------------------------------------------------------- the hop onto the loop (LoopHop)
+
+    @Override public boolean inLoop() { return reactor.inLoop(); }
+    @Override public void execute(Runnable task) { reactor.execute(task); }
+
+    @Override
+    public Timeout schedule(Runnable task, long delayNanos) {
+        return LoopHop.schedule(reactor, task, delayNanos);
+    }
+
+    @Override
+    public void respond(int stream, int status, String reason, HttpFields fields, byte[] body) {
+        LoopHop.respond(reactor, this, stream, status, reason, fields, body);
+    }
+
+    @Override
+    public void streamPart(int stream, ResponseHead head, byte[] data, int length, boolean last,
+            AtomicLong handedOver) {
+        LoopHop.streamPart(reactor, this, stream, head, data, length, last, handedOver);
+    }
+
+    @Override
+    public void respondOnLoop(int stream, int status, String reason, HttpFields fields, byte[] body) {
+        Exchange ex = writable(stream);
+        if (ex != null) {
+            respond(ex, status, reason, fields, body);
+        }
+    }
+
+    @Override
+    public void streamPartOnLoop(int stream, ResponseHead head, byte[] data, int length, boolean last) {
+        Exchange ex = writable(stream);
+        if (ex != null) {
+            streamPart(ex, head, data, length, last);
+        }
+    }
+
+    @Override
+    public void sendContinue(int stream) {
+        reactor.execute(() -> {
+            Exchange ex = writable(stream);
+            if (ex != null) {
+                sendContinue(ex);
+            }
+        });
+    }
+
+    @Override
+    public void readerCaughtUp(int stream) {
+        reactor.execute(() -> {
+            Exchange ex = inFlight(stream);
+            BodyInput input = ex == null ? null : ex.bodyInput();
+            if (input != null && input.resumeStillWanted()) {
+                resumeReading();
+            }
+        });
+    }
+
+    @Override
+    public void limitBody(int stream, long limit) {
+        reactor.execute(() -> {
+            Exchange ex = inFlight(stream);
+            if (ex != null) { // else over already
+                limitBody(ex, limit);
+            }
+        });
+    }
+
+    @Override
+    public void refuseClaimed(int stream, long limit) {
+        reactor.execute(() -> refuseClaimed(inFlight(stream), limit));
+    }
+
+    @Override
+    public void abort(int stream) {
+        reactor.execute(() -> {
+            Exchange ex = inFlight(stream);
+            abort(ex == null || ex.isResponseWritten()); // an exchange no longer in flight was answered
+        });
+    }
+
+    // ---------------------------------------------------------------- responses (from the exchange, on the reactor)
+
+    /** The exchange in flight when it is {@code stream}, else null (that stream is over). */
+    private Exchange inFlight(int stream) {
+        Exchange current = exchange;
+        return current != null && current.stream() == stream ? current : null;
+    }
+
+    /** The exchange {@code stream} when a response part of it may still be written, else null. */
+    private Exchange writable(int stream) {
+        return state != State.LINGERING && state != State.CLOSED ? inFlight(stream) : null;
+    }
+
+    /** Whether a response may send a file with {@link #respondFile}: on a plain socket (TLS encrypts in the heap). */
+    public boolean takesFileRegions() {
+        return channel instanceof PlainChannel;
+    }
+
+    /**
+     * The whole response of {@code stream}, its body {@code region} of a file, which goes from the file to the socket
+     * ({@link FileRegion}); at once on the loop, else queued to it. The region is closed when the stream is over.
+     */
+    public void respondFile(int stream, int status, HttpFields fields, FileRegion region) {
+        if (reactor.inLoop()) {
+            respondFileOnLoop(stream, status, fields, region);
+        } else {
+            reactor.execute(() -> respondFileOnLoop(stream, status, fields, region));
+        }
+    }
+
+    private void respondFileOnLoop(int stream, int status, HttpFields fields, FileRegion region) {
+        Exchange ex = writable(stream);
+        if (ex == null) {
+            region.close();
+            return;
+        }
+        boolean close = closesAfter(ex);
+        int mark = out().mark();
+        try {
+            out().file(ex.head(), status, fields, region, close);
+        } catch (IllegalArgumentException e) {
+            region.close();
+            invalidResponseHead(ex, mark, e);
+            return;
+        }
+        telemetry.responded(status);
+        responseComplete(ex, close);
+    }
+
+    /** Writes a complete response of {@code ex}. */
+    private void respond(Exchange ex, int status, String reason, HttpFields fields, byte[] body) {
+        boolean close = closesAfter(ex);
+        int mark = out().mark();
+        try {
+            out().whole(ex.head(), status, reason, fields, body, close);
+        } catch (IllegalArgumentException e) {
+            invalidResponseHead(ex, mark, e);
+            return;
+        }
+        telemetry.responded(status);
+        responseComplete(ex, close);
+    }
+
+    /** Writes the next part of a streamed response of {@code ex}; {@code head} is non-null on the first part. */
+    private void streamPart(Exchange ex, ResponseHead head, byte[] data, int length, boolean last) {
+        if (head != null) {
+            // HTTP/1.0 has no chunked coding: the close ends the body
+            boolean close = closesAfter(ex) || (head.chunked() && ex.head().minorVersion() == 0);
+            int mark = out().mark();
+            try {
+                out().streamHead(ex.head(), head, close);
+            } catch (IllegalArgumentException e) {
+                invalidResponseHead(ex, mark, e); // later parts find no body to frame: dropped
+                return;
+            }
+            telemetry.responded(head.status());
+        }
+        Outbound out = out();
+        out.streamData(data, length);
+        if (last) {
+            responseComplete(ex, out.streamEnd());
+        } else if (out.stagedBytes() >= Outbound.STAGING_FLUSH_BYTES) {
+            flushOutput();
+        }
+    }
+
+    /** Sends {@code 100 Continue} for {@code ex} unless a final response was started. */
+    private void sendContinue(Exchange ex) {
+        if (state.closing() || ex.isResponseStarted()) {
+            return;
+        }
+        out().sendContinue();
+        if (state == State.EXPECTING_CONTINUE) {
+            moveTo(State.STREAMING_BODY);
+            startRequestRate(); // from now on the client owes the body
+        }
+    }
+
+    /**
+     * The handler's response head is invalid (e.g. a field value with CR or LF): answers {@code 500} in its place
+     * and closes. Only the partial head is dropped; bytes staged before {@code mark} (an earlier pipelined
+     * response) stay.
+     */
+    private void invalidResponseHead(Exchange ex, int mark, IllegalArgumentException e) {
+        telemetry.handlerFailed(e);
+        Outbound out = out();
+        out.truncate(mark);
+        Refusal refusal = Refusal.INVALID_RESPONSE_HEAD;
+        telemetry.refusalFraming(refusal.name(), refusal.status(), out);
+        out.refusal(refusal.status(), refusal.reason(reactor.options), ex.isHead());
+        telemetry.responded(refusal.status());
+        responseComplete(ex, true);
+    }
+
+    private boolean closesAfter(Exchange ex) {
+        if (!ex.head().keepAlive() || reactor.isDraining() || state.closing()) {
+            return true;
+        }
+        // The rest of the body is read and dropped to keep the connection only when it is sure to come and small.
+        return switch (state) {
+            case EXPECTING_CONTINUE -> true; // the client may not send it at all
+            case STREAMING_BODY -> !inbound.body().fits(reactor.options.maxDiscardBytes());
+            default -> false;
+        };
+    }
+
+    private void responseComplete(Exchange ex, boolean close) {
+        ex.responseWritten();
+        telemetry.responseFramed(outbound);
+        switch (state) {
+            case DISPATCHED -> {
+                if (close) {
+                    closing(false);
+                } else {
+                    finishExchange();
+                }
+            }
+            case EXPECTING_CONTINUE, STREAMING_BODY -> {
+                if (close) {
+                    closing(true);
+                } else {
+                    inbound.body().responseSent(reactor.options.maxDiscardBytes());
+                    moveTo(State.DISCARDING_BODY); // finishExchange() runs when the rest of the body is read
+                    resumeReading();
+                }
+            }
+            case CLOSING, CLOSING_TO_LINGER -> { } // already closing
+            default -> throw new IllegalStateException("response complete in state " + state);
+        }
+    }
+
+    /** The exchange is over (response sent, body read): back to IDLE, serving the next request if kept. */
+    private void finishExchange() {
+        inbound.stopBodyRate();
+        exchange = null;
+        telemetry.exchangeEnded();
+        deadlines.restart(reactor.now);
+        if (reactor.isDraining()) {
+            moveTo(State.DRAINING); // a response whose head went out before the stop began: close soon
+            armTimer(deadlines.at(Deadline.DRAIN_IDLE));
+        } else {
+            moveTo(State.IDLE);
+        }
+        resumeReading();
+        if (inbound.hasLeftover()) {
+            // Kept bytes mean that no serve() is on the stack (it holds them while it runs): serve them now.
+            byte[] kept = inbound.takeLeftover();
+            serve(kept, 0, kept.length);
+        } else if (intake == Intake.ENDED && !serving) {
+            afterInputEnded(); // inside serve(), bytes of a next request may still be in its hands: it decides
+        }
+    }
+
+    /** Moves to CLOSING: nothing more is read or served; closes (or lingers) once the output is written. */
+    private void closing(boolean clientMaySend) {
+        if (!state.closing()) {
+            moveTo(clientMaySend ? State.CLOSING_TO_LINGER : State.CLOSING);
+        }
+        updateInterest();
+    }
+
+    // ---------------------------------------------------------------- refusals
+
+    /** The one refusal path: answers the rule's status (when a response can still be sent) and closes after it. */
+    void refuse(ProtocolRule rule) {
+        telemetry.refused(rule);
+        refuse(rule.status(), rule.reason(), rule.name());
+    }
+
+    void refuse(Refusal refusal) {
+        telemetry.refused(refusal);
+        if (refusal.status() == 0) {
+            close(refusal == Refusal.DISCARD_LIMIT ? "discard-limit" : "refused");
+            return;
+        }
+        refuse(refusal.status(), refusal.reason(reactor.options), refusal.name());
+    }
+
+    /**
+     * The handler of {@code ex} said it buffers the body ({@link Exchange#expectBufferedBody()}): its body gets the
+     * tighter {@code limit}, and is refused now when what is known of it already goes beyond.
+     */
+    private void limitBody(Exchange ex, long limit) {
+        switch (state) {
+            case EXPECTING_CONTINUE, STREAMING_BODY -> {
+                RequestBody body = inbound.body();
+                body.lower(limit);
+                if (!body.fits(limit)) {
+                    refuseTooLarge(limit, false);
+                }
+            }
+            case DISPATCHED -> {
+                if (ex.bodyBytes() > limit) { // received whole before the handler asked
+                    refuseTooLarge(limit, false);
+                }
+            }
+            default -> { } // DISCARDING_BODY, CLOSING and after: the response is out already
+        }
+    }
+
+    /** {@code ex}'s body is over {@code limit}, and its handler's thread has claimed the response for this 413. */
+    private void refuseClaimed(Exchange ex, long limit) {
+        if (ex == null || state.closing() || state == State.LINGERING || state == State.CLOSED) {
+            return; // refused already (the reactor found the body over the limit first), or closed
+        }
+        refuseTooLarge(limit, true);
+    }
+
+    private void refuseTooLarge(long limit, boolean claimed) {
+        telemetry.refused(Refusal.BODY_TOO_LARGE);
+        refuse(Refusal.BODY_TOO_LARGE.status(), Refusal.tooLarge(limit), Refusal.BODY_TOO_LARGE.name(), claimed);
+    }
+
+    private void refuse(int status, String reason, String rule) {
+        refuse(status, reason, rule, false);
+    }
+
+    /** {@code claimed}: the exchange's response was claimed for this refusal already. */
+    private void refuse(int status, String reason, String rule, boolean claimed) {
+        telemetry.rejected(status, reason, rule);
+        if (state.closing() || state == State.LINGERING || state == State.CLOSED) {
+            close("reject");
+            return;
+        }
+        Exchange current = exchange;
+        if (current != null) {
+            // Claim the response before waking the body reader: a handler woken by the failure could otherwise
+            // answer first (e.g. 500), and the client would see a close instead of this status.
+            boolean ours = claimed || current.claimResponse() || current.refusalClaimed();
+            current.bodyRefused(new RequestBodyException(status, rule, reason));
+            if (!ours) {
+                close("reject");
+                return;
+            }
+        }
+        telemetry.refusalFraming(rule, status, outbound);
+        out().refusal(status, reason, refusalAnswersHead());
+        telemetry.responded(status);
+        telemetry.responseFramed(outbound);
+        closing(true);
+    }
+
+    /** Whether a refusal written now answers a {@code HEAD} request, and so has no body (the fuzz harness asks too). */
+    public boolean refusalAnswersHead() {
+        return exchange != null && exchange.isHead();
+    }
+
+    // ---------------------------------------------------------------- output
+
+    /** Writes what is staged and queued; at the end of CLOSING, closes or lingers. Reactor: after each unit of work. */
+    @Override
+    public void flushOutput() {
+        if (state == State.CLOSED) {
+            return;
+        }
+        long written;
+        try {
+            Outbound out = outbound;
+            if (out == null && !channel.flush()) {
+                out = out(); // the channel could not send bytes of its own (TLS records): keep asking for OP_WRITE
+            }
+            written = out == null ? 0 : out.flush();
+        } catch (IOException e) {
+            channelFailed(e, "write-error");
+            return;
+        }
+        if (written > 0) {
+            written(written);
+            if (state.waitsForRequest() && inbound.hasLeftover() && !serving
+                    && outputBytes() <= reactor.options.outboundHighWaterBytes() / 2) {
+                reactor.execute(this::servePipelined); // not from here: a flush may run inside another's staging
+            }
+        }
+        if (state == State.HANDSHAKING) {
+            updateInterest(); // the channel may still wait to write its flight
+            return;
+        }
+        if (outputQueued()) {
+            armTimer(deadlines.stallAt(outbound.lastWriteProgress()));
+            RateWindow rate = outbound.rateWindow(reactor.options.minResponseRate());
+            if (rate != null && !rate.running()) {
+                rate.start(reactor.now); // bytes wait for the client: it must take them at the rate
+                armTimer(rate.due());
+            }
+        } else if (state.closing()) {
+            stopResponseRate();
+            closeAfterLastResponse();
+            return;
+        } else {
+            stopResponseRate(); // nothing waits for the client
+            releaseIdleOutbound();
+        }
+        updateInterest();
+    }
+
+    /** {@code n} response bytes left: counted, against the response rate, and a blocked writer may go on. */
+    private void written(long n) {
+        telemetry.written(n);
+        RateWindow.add(outbound.rate(), n); // bytes left: the response side is there
+        Exchange current = exchange;
+        if (current != null) {
+            current.outboundWritten();
+        }
+    }
+
+    /** The response side, taken when something is to be framed. */
+    private Outbound out() {
+        Outbound out = outbound;
+        if (out == null) {
+            out = new Outbound(reactor, channel, this);
+            outbound = out;
+        }
+        return out;
+    }
+
+    /**
+     * Lets the response side go once everything is written and no exchange is in flight: ~48 bytes less on each
+     * idle keep-alive connection (the next response takes a new one; its framing starts fresh anyway).
+     */
+    private void releaseIdleOutbound() {
+        if (exchange == null && outbound != null && !outbound.pending()) {
+            outbound = null;
+        }
+    }
+
+    /** Whether response bytes wait in the queue or in the channel. */
+    private boolean outputQueued() {
+        Outbound out = outbound;
+        return out != null && out.queued();
+    }
+
+    /** Whether response bytes wait anywhere: staged, queued or in the channel. */
+    private boolean outputPending() {
+        Outbound out = outbound;
+        return out != null && out.pending();
+    }
+
+    private void stopResponseRate() {
+        Outbound out = outbound;
+        if (out != null) {
+            RateWindow.stop(out.rate());
+        }
+    }
+
+    /** Starts (or restarts) the request body's rate window and arms the timer for its end. */
+    private void startRequestRate() {
+        RateWindow rate = inbound.body().rateWindow(reactor.options.minRequestBodyRate());
+        if (rate != null) {
+            rate.start(reactor.now);
+            armTimer(rate.due());
+        }
+    }
+
+    /** Queued response bytes of this connection, for writers waiting on any thread. */
+    @Override
+    public long queuedBytes(int stream) {
+        Outbound out = outbound; // read on writers' threads: a stale or absent one means nothing queued for them
+        return out == null ? 0 : out.queuedBytes();
+    }
+
+    /**
+     * The last response is out. If the client may still be sending (a refused request, an unread body), close
+     * only our side and discard its input for a while: closing with unread input makes the kernel send a reset
+     * that can destroy the response before the client has read it.
+     */
+    private void closeAfterLastResponse() {
+        if (state == State.CLOSING && !inbound.hasLeftover()) {
+            close("done");
+            return;
+        }
+        try {
+            channel.shutdownOutput();
+        } catch (IOException e) {
+            close("done");
+            return;
+        }
+        moveTo(State.LINGERING);
+        inbound.dropLeftover();
+        updateInterest();
+        deadlines.restart(reactor.now);
+        reactor.wheel.schedule(this, deadlines.at(Deadline.LINGER));
+    }
+
+    private void discardLingering() throws IOException {
+        ByteBuffer buffer = reactor.readBuffer;
+        do {
+            buffer.clear();
+            int n = channel.read(buffer);
+            if (n < 0) {
+                close("done");
+                return;
+            }
+            telemetry.read(n);
+            lingerDiscarded += n;
+            if (lingerDiscarded > LINGER_BYTES) {
+                close("linger-limit");
+                return;
+            }
+        } while (channel.hasBufferedInput());
+    }
+
+    // ---------------------------------------------------------------- flow control and interest
+
+    private void pauseReading() {
+        if (intake == Intake.OPEN) {
+            intake = Intake.PAUSED;
+        }
+        inbound.stopBodyRate(); // the handler holds things up, not the client
+        updateInterest();
+    }
+
+    /** The handler took body bytes, or the exchange ended: reading goes on. */
+    private void resumeReading() {
+        if (intake != Intake.PAUSED || !state.reads()) {
+            return;
+        }
+        intake = Intake.OPEN;
+        deadlines.restart(reactor.now);
+        if (state == State.READING_BODY || state == State.STREAMING_BODY || state == State.DISCARDING_BODY) {
+            startRequestRate();
+        }
+        updateInterest();
+        if (channel.hasBufferedInput()) {
+            reactor.execute(this::channelReady); // no readiness will come for bytes the channel already holds
+        }
+    }
+
+    /** Sets the key's interest to what the state, flow control, the queue and the channel need; only on change. */
+    private void updateInterest() {
+        if (state == State.CLOSED) {
+            return;
+        }
+        boolean reading = state == State.LINGERING || (state.reads() && intake == Intake.OPEN);
+        int wanted = (reading ? SelectionKey.OP_READ : 0) | (outputQueued() ? SelectionKey.OP_WRITE : 0);
+        int ops = channel.interestOps(wanted);
+        if (ops != interest) {
+            interest = ops;
+            key.interestOps(ops);
+        }
+    }
+
+    // ---------------------------------------------------------------- timers
+
+    /** Schedules this connection's timer at {@code deadline} unless it is already due earlier. */
+    private void armTimer(long deadline) {
+        if (state != State.CLOSED && (!isScheduled() || deadline - this.deadline < 0)) {
+            reactor.wheel.schedule(this, deadline);
+        }
+    }
+
+    @Override
+    protected void expire() {
+        if (state == State.CLOSED) {
+            return;
+        }
+        Deadline fired = deadlines.due(state.deadline, this, reactor.now);
+        if (fired == null) {
+            reactor.wheel.schedule(this, deadlines.next());
+        } else {
+            expired(fired);
+        }
+    }
+
+    /** {@code deadline} passed: a timeout (counted, an event) answers its refusal or closes; the others close. */
+    private void expired(Deadline deadline) {
+        if (!deadline.isTimeout()) {
+            close(deadline.closeReason());
+            return;
+        }
+        telemetry.timedOut(deadline);
+        closeReason = deadline.phase() + " timeout";
+        if (deadline.refusal() != null && !outputQueued()) {
+            refuse(deadline.refusal());
+            return;
+        }
+        close(deadline.closeReason());
+    }
+
+    @Override
+    public boolean readPaused() {
+        return intake == Intake.PAUSED;
+    }
+
+    @Override
+    public boolean outputWaiting() {
+        return outputQueued();
+    }
+
+    @Override
+    public long lastWriteProgress() {
+        return outbound.lastWriteProgress();
+    }
+
+    @Override
+    public RateWindow responseRate() {
+        return outbound == null ? null : outbound.rate();
+    }
+
+    @Override
+    public RateWindow requestRate() {
+        return inbound.bodyRate();
+    }
+
+    // ---------------------------------------------------------------- shutdown
+
+    /**
+     * Graceful stop: a connection with a request in flight closes after its response (which says
+     * {@code Connection: close}); an idle one closes once it has had {@link Deadline#DRAIN_IDLE} for a request already
+     * on its way — see {@link #expire}.
+     */
+    @Override
+    public void drain() {
+        deadlines.drain(reactor.drainStarted());
+        if (state == State.HANDSHAKING) {
+            close("stop"); // no request can be on its way before the handshake is done
+        } else if (state == State.IDLE) {
+            moveTo(State.DRAINING);
+            armTimer(deadlines.at(Deadline.DRAIN_IDLE));
+        }
+    }
+
+    /** The handler abandoned its exchange: closes unless its response is already out. */
+    private void abort(boolean responseWritten) {
+        telemetry.aborted();
+        if (state != State.CLOSED && !responseWritten) {
+            close("aborted");
+        }
+    }
+
+    /** Closes the socket and releases everything this connection holds; idempotent. */
+    @Override
+    public void close(String reason) {
+        if (state == State.CLOSED) {
+            return;
+        }
+        moveTo(State.CLOSED);
+        if (closeReason == null) {
+            closeReason = reason;
+        }
+        reactor.wheel.cancel(this);
+        reactor.releaseStaging(this);
+        key.cancel();
+        channel.close();
+        Exchange current = exchange;
+        if (current != null) {
+            telemetry.exchangeEnded();
+            current.clientGone("connection closed: " + closeReason);
+        }
+        telemetry.closing();
+        inbound.release(reactor);
+        if (outbound != null) {
+            outbound.drop();
+            outbound = null;
+        }
+        reactor.closed(this);
+        telemetry.closed(reason);
+    }
+}

@@ -1,0 +1,1829 @@
+package dev.fleche.transport.internal.http2;
+
+import dev.fleche.transport.internal.exchange.BodyInput;
+import dev.fleche.transport.internal.channel.ConnectionChannel;
+import dev.fleche.transport.internal.exchange.ConnectionDoor;
+import dev.fleche.transport.internal.rules.Deadline;
+import dev.fleche.transport.internal.rules.Deadlines;
+import dev.fleche.transport.internal.exchange.Exchange;
+import dev.fleche.transport.internal.telemetry.Http2AccessLog;
+import dev.fleche.transport.internal.exchange.LoopHop;
+import dev.fleche.transport.internal.channel.Origin;
+import dev.fleche.transport.internal.http1.Outbound;
+import dev.fleche.transport.internal.rules.RateWindow;
+import dev.fleche.transport.internal.loop.Reactor;
+import dev.fleche.transport.internal.rules.Refusal;
+import dev.fleche.transport.internal.http1.ResponseEncoder;
+import dev.fleche.transport.internal.exchange.ResponseHead;
+import dev.fleche.transport.internal.telemetry.Telemetry;
+import dev.fleche.transport.internal.loop.TimerNode;
+import dev.fleche.transport.ErrorRenderer;
+import dev.fleche.transport.HttpFields;
+import dev.fleche.transport.ProxyInfo;
+import dev.fleche.transport.RequestBodyException;
+import dev.fleche.transport.ServerOptions;
+import dev.fleche.transport.Timeout;
+import dev.fleche.transport.TlsInfo;
+import dev.fleche.transport.http1.ProtocolRule;
+import dev.fleche.transport.http1.RequestException;
+import dev.fleche.transport.http1.RequestHead;
+import dev.fleche.transport.internal.http2.hpack.HpackDecoder;
+import dev.fleche.transport.internal.http2.hpack.HpackException;
+import dev.fleche.transport.internal.http2.FrameReader;
+import dev.fleche.transport.internal.http2.FrameWriter;
+import dev.fleche.transport.internal.http2.Frames;
+import dev.fleche.transport.internal.http2.Http2Error;
+import dev.fleche.transport.internal.http2.Http2Exception;
+import dev.fleche.transport.internal.http2.RequestFields;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import javax.net.ssl.SSLException;
+
+/**
+ * One HTTP/2 connection (RFC 9113), owned by one {@link Reactor}: the spine of a socket that an HTTP/1.1
+ * {@link Connection} handed over (prior-knowledge preface, {@code Upgrade: h2c}, or ALPN {@code h2}). It holds the
+ * lifecycle as one {@link State} (and whether it reads frames, {@link Intake}), its streams ({@link H2Stream}, each
+ * an {@link Exchange}) and the connection's flow-control windows, and makes every decision. Its parts return results
+ * and never name it: the {@link FrameReader} (frames and their frame-level checks), the {@link HeaderBlock} (a header
+ * block being received, bounded before decoding), the HPACK decoder, {@link RequestFields} (a request's fields
+ * checked), {@link PeerSettings} (the client's SETTINGS, applied once per frame), {@link Http2Budgets} (the
+ * reset, control-frame and queued-output budgets), {@link WaitingStreams} (the streams waiting for the connection's
+ * window or budget), {@link Http2Framer} (frames out, with the HPACK encoder), {@link Outbound} (staging and the write
+ * queue), {@link Deadlines} and {@link Telemetry}. Exchanges talk back only through the {@link ConnectionDoor} it
+ * implements. Every method runs on the reactor thread, except the door's, which hop onto it.
+ *
+ * <pre>
+ *   PREFACE ─ client preface and its first SETTINGS ─▶ OPEN ─ drain, client GOAWAY ─▶ DRAINING (new streams
+ *   (header timeout)                                    (idle timeout with no stream)    REFUSED; the last one ends:
+ *                                                                                        GOAWAY NO_ERROR ─▶ CLOSING
+ *                                                                                        ─ written ─▶ CLOSED)
+ *   PREFACE | OPEN | DRAINING ─ connection error (GOAWAY code), idle timeout ─▶ GOING_AWAY (every stream dropped)
+ *                             ─ written, or the grace (2 s) ─▶ CLOSED
+ *   any ─ I/O error, client gone, stop, write stall of the socket ─▶ CLOSED
+ *
+ *   Intake (in the states that read): OPEN ─ queued output reaches the budget ─▶ HELD ─ drained to half ─▶ OPEN
+ * </pre>
+ */
+public final class Http2Connection extends TimerNode
+        implements Reactor.Attachment, ConnectionChannel.Listener, Deadlines.Input, ConnectionDoor, LoopHop.OnLoop,
+        FrameReader.Listener {
+    public final Reactor reactor;
+
+    enum State {
+        PREFACE, OPEN, DRAINING, CLOSING, GOING_AWAY, CLOSED;
+
+        State to(State next) {
+            boolean allowed = switch (this) {
+                case PREFACE -> next == OPEN || next == GOING_AWAY || next == CLOSED;
+                case OPEN -> next == DRAINING || next == GOING_AWAY || next == CLOSED;
+                case DRAINING -> next == CLOSING || next == GOING_AWAY || next == CLOSED;
+                case CLOSING, GOING_AWAY -> next == CLOSED;
+                case CLOSED -> false;
+            };
+            if (!allowed) {
+                throw new IllegalStateException("HTTP/2 connection cannot go from " + this + " to " + next);
+            }
+            return next;
+        }
+
+        /** Whether frames from the client are read in this state. */
+        boolean reads() {
+            return this == PREFACE || this == OPEN || this == DRAINING;
+        }
+
+        /** Whether our last frame is queued: the connection closes once its output is written. */
+        boolean closing() {
+            return this == CLOSING || this == GOING_AWAY;
+        }
+    }
+
+    /**
+     * Whether frames are read, in the states that read: {@code HELD} while the output queued for the client is at the
+     * budget ({@code http2MaxQueuedOutputBytes}) — the backpressure HTTP/1.1 applies to a pipelining client: no
+     * request parsed, no answer produced until the client takes what it was sent.
+     */
+    enum Intake { OPEN, HELD }
+
+    /** Stream ids recently closed, remembered to tell a frame on a closed stream from one on a never-opened one. */
+    private static final int CLOSED_REMEMBERED = 64;
+    /**
+     * The connection's receive window, raised from the RFC's 65,535 by a WINDOW_UPDATE after our SETTINGS, and
+     * topped up once half of it was used: what waits for handlers is bounded per stream (its window and
+     * {@code inboundWindowBytes}), so the connection's window only has to keep uploads from stalling on round trips.
+     */
+    private static final int CONNECTION_WINDOW = 1024 * 1024;
+    private static final byte[] NO_DEBUG = new byte[0];
+    /** What a connection that sent its GOAWAY reads and drops before it closes, at most ({@link #goneAway}). */
+    private static final long GOAWAY_DISCARD_BYTES = 1024 * 1024;
+
+    final ConnectionChannel channel;
+    final long id;
+    /** The client's and our addresses (the socket's, or a PROXY header's), from the HTTP/1.1 connection. */
+    private final Origin origin;
+    private final ServerOptions options;
+    private final SelectionKey key;
+    private int slot = -1;
+    private State state = State.PREFACE;
+    private Intake intake = Intake.OPEN;
+    /** A task to go on once the output drained (wake waiting streams, read again) is queued on the reactor. */
+    private boolean drainTaskQueued;
+    private final Deadlines deadlines;
+    private final Telemetry telemetry;
+    private final Outbound outbound;
+    private final FrameReader reader;
+    private final HpackDecoder decoder;
+    private final Http2Framer framer;
+    /** The access log's part, or null when the server has none. */
+    private final Http2AccessLog accessLog;
+    /** Read by writers' threads ({@link #queuedBytes}); changed on the loop only. */
+    private final Map<Integer, H2Stream> streams = new ConcurrentHashMap<>();
+    private final int[] recentlyClosed = new int[CLOSED_REMEMBERED];
+    private int recentlyClosedNext;
+    private int interest = SelectionKey.OP_READ;
+    public volatile String closeReason;
+
+    /** Preface bytes matched so far (24 once seen). */
+    private int prefaceMatched;
+    /** Bytes of a frame split across reads. */
+    private byte[] leftover;
+    private int lastClientStream;
+    /** The highest stream acted on (served, answered or reset; not refused as REFUSED_STREAM): our GOAWAY's last. */
+    private int lastProcessed;
+    /** Whether our GOAWAY went out (at most one). */
+    private boolean goAwaySent;
+    /** The header block in progress (HEADERS then CONTINUATIONs), bounded before decoding. */
+    private final HeaderBlock block;
+
+    // the client's settings, our send window of the connection and the streams waiting for it (or for the budget)
+    private final PeerSettings peerSettings = new PeerSettings();
+    private long sendWindow = Frames.DEFAULT_WINDOW;
+    private final WaitingStreams waiting = new WaitingStreams();
+    // our receive window of the connection
+    private long receiveWindow = CONNECTION_WINDOW;
+    private int receiveUsed;
+    /** When the window-blocked streams last moved (a DATA frame, a window update). */
+    private long windowProgress;
+    private final Http2Budgets budgets;
+
+    public Http2Connection(Reactor reactor, ConnectionChannel channel, long id, SelectionKey key, Origin origin) {
+        this.reactor = reactor;
+        this.origin = origin;
+        this.channel = channel;
+        this.id = id;
+        this.key = key;
+        this.options = reactor.options;
+        this.deadlines = new Deadlines(options, reactor.now);
+        this.telemetry = new Telemetry(reactor, id);
+        this.outbound = new Outbound(reactor, channel, this);
+        this.reader = new FrameReader(options.http2MaxFrameBytes());
+        this.decoder = new HpackDecoder(options.http2HeaderTableBytes(), options.maxHeaderBytes());
+        this.block = new HeaderBlock(options.maxHeaderBytes() * 2, options.http2MaxContinuationFrames());
+        this.framer = new Http2Framer(outbound, reactor.encoder);
+        this.accessLog = reactor.accessLog == null ? null
+                : new Http2AccessLog(reactor.accessLog, id, channel, options.nanoClock());
+        this.budgets = new Http2Budgets(options, reactor.now);
+        this.windowProgress = reactor.now;
+        this.interest = key.interestOps();
+    }
+
+    /**
+     * Starts serving: our SETTINGS go first ({@code before}, if any, goes ahead of them: an upgrade's {@code 101}),
+     * then {@code bytes[offset, end)} (what the HTTP/1.1 connection read already) are served.
+     */
+    public void start(byte[] before, RequestHead upgraded, byte[] settings, byte[] bytes, int offset, int end) {
+        if (before != null) {
+            framer.raw(before);
+        }
+        sendSettings();
+        telemetry.http2Started();
+        armTimer(deadlines.at(Deadline.HEADER));
+        if (upgraded != null) {
+            try {
+                upgraded(upgraded, ByteBuffer.wrap(settings));
+            } catch (Http2Exception e) {
+                connectionError(e);
+            }
+        }
+        if (end > offset && state.reads()) {
+            ByteBuffer in = ByteBuffer.wrap(Arrays.copyOfRange(bytes, offset, end));
+            serve(in);
+        }
+        flushOutput();
+    }
+
+    /**
+     * The request of an {@code Upgrade: h2c} becomes stream 1, half-closed (remote) (RFC 9113 3.2 in RFC 7540),
+     * after the client's {@code HTTP2-Settings} are applied.
+     */
+    private void upgraded(RequestHead head, ByteBuffer settings) throws Http2Exception {
+        while (settings.remaining() >= 6) {
+            int identifier = settings.getShort() & 0xFFFF;
+            long value = settings.getInt() & 0xFFFF_FFFFL;
+            FrameReader.checkSetting(identifier, value);
+            peerSettings.entry(identifier, value);
+        }
+        peerSettings.end(framer); // no stream is open yet
+        lastClientStream = 1;
+        lastProcessed = 1;
+        H2Stream s = new H2Stream(1, true, peerSettings.initialWindow(), receiveWindowOfStream());
+        streams.put(1, s);
+        Exchange ex = new Exchange(this, 1, asHttp2(head));
+        s.exchange = ex;
+        telemetry.streamStarted(head);
+        logBegins(s);
+        dispatch(s);
+    }
+
+    /**
+     * The upgraded HTTP/1.1 request as stream 1 sees it: HTTP/2, without the fields of the upgrade and of the
+     * HTTP/1.1 connection (RFC 9113 8.2.2). It was checked as HTTP/1.1 already, so its target is valid.
+     */
+    private static RequestHead asHttp2(RequestHead head) {
+        HttpFields fields = new HttpFields(head.headers().size());
+        head.headers().forEach((name, value) -> {
+            if (!name.equalsIgnoreCase("Connection") && !name.equalsIgnoreCase("Upgrade")
+                    && !name.equalsIgnoreCase("HTTP2-Settings") && !name.equalsIgnoreCase("Keep-Alive")) {
+                fields.add(name, value);
+            }
+        });
+        try {
+            return RequestHead.http2(head.method(), head.target(), head.host(), fields, -1, false, false);
+        } catch (RequestException e) {
+            return head; // an absolute-form target: served as it came
+        }
+    }
+
+    private void moveTo(State next) {
+        state = state.to(next);
+    }
+
+    @Override
+    public int slot() {
+        return slot;
+    }
+
+    @Override
+    public void slot(int value) {
+        slot = value;
+    }
+
+    @Override
+    public void opened(SelectionKey registered) {
+        throw new IllegalStateException("an HTTP/2 connection is handed a registered socket");
+    }
+
+    // ---------------------------------------------------------------- readiness
+
+    @Override
+    public void onReady(SelectionKey ready) {
+        onReady(ready.isWritable(), ready.isReadable());
+    }
+
+    @Override
+    public void channelReady() {
+        onReady(true, true);
+    }
+
+    private void onReady(boolean writable, boolean readable) {
+        try {
+            if (writable) {
+                flushOutput();
+            }
+            if (readable && readsFrames()) {
+                onReadable();
+            }
+            if (state.closing()) {
+                flushOutput(); // closes once what is queued is written (nothing may be staged: a client GOAWAY)
+            }
+            updateInterest();
+        } catch (SSLException e) {
+            telemetry.tlsFailed(state, e.getMessage());
+            close("tls-error");
+        } catch (IOException e) {
+            close("io-error");
+        } catch (RuntimeException e) {
+            telemetry.failed(e);
+            close("internal-error");
+        }
+    }
+
+    private void onReadable() throws IOException {
+        ByteBuffer buffer = reactor.readBuffer;
+        do {
+            buffer.clear();
+            byte[] kept = leftover;
+            leftover = null;
+            if (kept != null) {
+                buffer.put(kept);
+            }
+            int n = channel.read(buffer);
+            if (n < 0) {
+                clientGone();
+                return;
+            }
+            if (n == 0 && kept == null) {
+                return;
+            }
+            telemetry.read(n);
+            deadlines.restart(reactor.now);
+            buffer.flip();
+            serve(buffer);
+        } while (channel.hasBufferedInput() && readsFrames());
+    }
+
+    /** Whether frames are read now: the state reads and the output is not held at its budget. */
+    private boolean readsFrames() {
+        return state.reads() && intake == Intake.OPEN;
+    }
+
+    /** The client closed the socket: every stream in flight fails, the connection closes. */
+    private void clientGone() {
+        telemetry.disconnected();
+        close("eof");
+    }
+
+    // ---------------------------------------------------------------- serving frames
+
+    /**
+     * Serves the frames in {@code in}; keeps a frame split across reads, and the rest when the queued output reaches
+     * its budget (reading stops there until the client drains it). The only place frames are read.
+     */
+    private void serve(ByteBuffer in) {
+        if (prefaceMatched < Frames.PREFACE.length && !matchPreface(in)) {
+            return;
+        }
+        while (state.reads()) {
+            if (budgets.outputFull(outputBytes()) && !outputTakenNow()) {
+                holdReading();
+                break;
+            }
+            try {
+                if (state == State.PREFACE && in.remaining() >= Frames.HEADER_BYTES
+                        && in.get(in.position() + 3) != Frames.SETTINGS) {
+                    throw Http2Exception.connection(Http2Error.PROTOCOL_ERROR,
+                            "the client preface must end with a SETTINGS frame (RFC 9113 3.4)");
+                }
+                if (!reader.read(in, this)) {
+                    break;
+                }
+                telemetry.http2Frame();
+            } catch (Http2Exception e) {
+                telemetry.http2Frame(); // (a frame answered with an error was handled too)
+                if (e.isConnectionError()) {
+                    connectionError(e);
+                    return;
+                }
+                streamError(e);
+            }
+        }
+        if (in.hasRemaining() && state.reads()) {
+            leftover = new byte[in.remaining()];
+            in.get(leftover);
+        }
+    }
+
+    /** The bytes produced for the client that its socket has not taken: staged and queued. */
+    private long outputBytes() {
+        return outbound.stagedBytes() + outbound.queuedBytes();
+    }
+
+    /** Writes what is staged and queued now; returns whether the output is below its budget after that. */
+    private boolean outputTakenNow() {
+        flushOutput();
+        return state.reads() && !budgets.outputFull(outputBytes());
+    }
+
+    /**
+     * The output is at its budget: no more frames are read (the rest of this read is kept) until the client has
+     * taken it down to half ({@link #outputDrained}); one that takes nothing is closed by the write-stall timeout.
+     */
+    private void holdReading() {
+        if (!state.reads()) {
+            return; // the flush closed it
+        }
+        intake = Intake.HELD;
+        telemetry.outputHeld(outputBytes());
+        updateInterest();
+    }
+
+    /** Matches the client preface at the start of {@code in}; false when it is wrong or not whole yet. */
+    private boolean matchPreface(ByteBuffer in) {
+        while (in.hasRemaining() && prefaceMatched < Frames.PREFACE.length) {
+            if (in.get() != Frames.PREFACE[prefaceMatched]) {
+                connectionError(Http2Exception.connection(Http2Error.PROTOCOL_ERROR, "invalid connection preface"));
+                return false;
+            }
+            prefaceMatched++;
+        }
+        return prefaceMatched == Frames.PREFACE.length;
+    }
+
+    // ---------------------------------------------------------------- frames (FrameReader.Listener)
+
+    @Override
+    public void data(int stream, ByteBuffer payload, int flowLength, boolean endStream) throws Http2Exception {
+        if (flowLength == 0 && !endStream) {
+            budgets.controlFrame(reactor.now, "empty DATA");
+        }
+        takeConnectionWindow(flowLength);
+        H2Stream s = streams.get(stream);
+        if (s == null) {
+            if (stream > lastClientStream) {
+                throw Http2Exception.connection(Http2Error.PROTOCOL_ERROR, "DATA on idle stream " + stream);
+            }
+            throw Http2Exception.stream(stream, Http2Error.STREAM_CLOSED, "DATA on closed stream " + stream);
+        }
+        if (!s.remoteOpen()) {
+            throw Http2Exception.stream(stream, Http2Error.STREAM_CLOSED, "DATA after END_STREAM on stream " + stream);
+        }
+        s.bodySince = reactor.now;
+        RateWindow.add(s.bodyRate, payload.remaining());
+        s.receiveWindow -= flowLength;
+        if (s.receiveWindow < 0) {
+            throw Http2Exception.stream(stream, Http2Error.FLOW_CONTROL_ERROR, "DATA beyond the stream's window");
+        }
+        int length = payload.remaining();
+        s.received += length;
+        s.owed += flowLength;
+        if (s.expectedLength >= 0 && s.received > s.expectedLength) {
+            throw Http2Exception.stream(stream, Http2Error.PROTOCOL_ERROR, "DATA beyond the content-length");
+        }
+        telemetry.bodyBytes(length);
+        if (s.log != null) {
+            s.log.bytesIn += length;
+        }
+        if (!s.localOpen()) {
+            discard(s, length, endStream);
+            return;
+        }
+        if (s.received > Math.min(s.bodyLimit, options.bodyLimit())) {
+            refuseTooLarge(s, Math.min(s.bodyLimit, options.bodyLimit()), false);
+            return;
+        }
+        deliver(s, payload, length);
+        if (endStream) {
+            remoteEnded(s, null);
+        } else if (!s.readerPaused) {
+            giveBack(s, false);
+        }
+    }
+
+    /** Body bytes after the response is complete: dropped, the window given back, up to maxDiscardBytes. */
+    private void discard(H2Stream s, int length, boolean endStream) throws Http2Exception {
+        s.discarded += length;
+        if (s.discarded > options.maxDiscardBytes()) {
+            resetStream(s.id, Http2Error.NO_ERROR, "request body beyond maxDiscardBytes after the response");
+            return;
+        }
+        if (endStream) {
+            remoteEnded(s, null);
+        } else {
+            giveBack(s, false);
+        }
+    }
+
+    /** The connection's receive window: refilled as frames arrive (each stream's window bounds what waits). */
+    private void takeConnectionWindow(int flowLength) throws Http2Exception {
+        receiveWindow -= flowLength;
+        if (receiveWindow < 0) {
+            throw Http2Exception.connection(Http2Error.FLOW_CONTROL_ERROR, "DATA beyond the connection's window");
+        }
+        receiveUsed += flowLength;
+        if (receiveUsed >= CONNECTION_WINDOW / 2) {
+            writeControl(13, out -> FrameWriter.windowUpdate(out, 0, receiveUsed));
+            receiveWindow += receiveUsed;
+            receiveUsed = 0;
+        }
+    }
+
+    /** Hands body bytes to the exchange: into the aggregate, or offered to the streamed body. */
+    private void deliver(H2Stream s, ByteBuffer payload, int length) {
+        if (length == 0) {
+            return;
+        }
+        if (s.aggregate != null) {
+            payload.get(s.aggregate, (int) (s.received - length), length);
+        } else if (s.body != null) {
+            byte[] array = payload.array();
+            if (s.body.offer(array, payload.arrayOffset() + payload.position(), length)) {
+                s.readerPaused = true; // credit waits until the handler took half of its window
+            }
+        }
+    }
+
+    /** Gives the stream's window back with WINDOW_UPDATE once half of it is owed (or {@code now}). */
+    private void giveBack(H2Stream s, boolean now) {
+        int owed = s.owed;
+        if (owed > 0 && s.remoteOpen() && (now || owed >= options.http2InitialWindowBytes() / 2)) {
+            writeControl(13, out -> FrameWriter.windowUpdate(out, s.id, owed));
+            s.receiveWindow += owed;
+            s.owed = 0;
+        }
+    }
+
+    /** The client ended its side of {@code s} (END_STREAM on DATA or trailers). */
+    private void remoteEnded(H2Stream s, HttpFields trailers) throws Http2Exception {
+        if (s.expectedLength >= 0 && s.received != s.expectedLength) {
+            throw Http2Exception.stream(s.id, Http2Error.PROTOCOL_ERROR,
+                    "body of " + s.received + " bytes, content-length " + s.expectedLength);
+        }
+        s.moveTo(s.state == H2Stream.State.OPEN ? H2Stream.State.HALF_CLOSED_REMOTE : H2Stream.State.CLOSED);
+        Exchange ex = s.exchange;
+        if (!s.localOpen()) {
+            // the response is out already; the body was dropped
+        } else if (s.aggregate != null) {
+            ex.bodyReceived(s.aggregate, trailers, s.received);
+            s.aggregate = null;
+            dispatch(s);
+        } else {
+            ex.bodyReceived(null, trailers, s.received); // before the reader can see the end
+            if (s.body != null) {
+                s.body.end();
+            }
+        }
+        if (s.state == H2Stream.State.CLOSED) {
+            streamClosed(s);
+        }
+    }
+
+    @Override
+    public void headers(int stream, ByteBuffer fragment, boolean endStream, boolean endHeaders)
+            throws Http2Exception {
+        if ((stream & 1) == 0) {
+            throw Http2Exception.connection(Http2Error.PROTOCOL_ERROR, "HEADERS on even stream " + stream);
+        }
+        block.begin(stream, endStream, fragment);
+        if (endHeaders) {
+            headerBlockDone();
+        }
+    }
+
+    @Override
+    public void continuation(int stream, ByteBuffer fragment, boolean endHeaders) throws Http2Exception {
+        block.continuation(fragment);
+        if (endHeaders) {
+            headerBlockDone();
+        }
+    }
+
+    /** A whole header block: decoded (always, to keep HPACK in sync), then a new stream or trailers. */
+    private void headerBlockDone() throws Http2Exception {
+        int stream = block.stream();
+        H2Stream open = streams.get(stream);
+        boolean trailers = open != null;
+        RequestFields fields = new RequestFields(trailers);
+        boolean tooLarge = false;
+        try {
+            decoder.decode(block.encoded(), fields);
+        } catch (HpackException e) {
+            if (e.kind() == HpackException.Kind.COMPRESSION_ERROR) {
+                throw Http2Exception.connection(Http2Error.COMPRESSION_ERROR, "HPACK: " + e.getMessage());
+            }
+            tooLarge = true;
+        }
+        block.decoded();
+        if (trailers) {
+            trailersReceived(open, fields, tooLarge);
+        } else {
+            newStream(stream, fields, tooLarge);
+        }
+    }
+
+    private void trailersReceived(H2Stream s, RequestFields fields, boolean tooLarge) throws Http2Exception {
+        if (!s.remoteOpen()) {
+            throw Http2Exception.stream(s.id, Http2Error.STREAM_CLOSED, "HEADERS after END_STREAM on stream " + s.id);
+        }
+        if (!block.endStream()) {
+            throw Http2Exception.stream(s.id, Http2Error.PROTOCOL_ERROR, "trailers without END_STREAM (RFC 9113 8.1)");
+        }
+        if (tooLarge) {
+            throw Http2Exception.stream(s.id, Http2Error.PROTOCOL_ERROR, "trailers larger than the header limit");
+        }
+        fields.check(s.id);
+        remoteEnded(s, fields.fields());
+    }
+
+    private void newStream(int stream, RequestFields fields, boolean tooLarge) throws Http2Exception {
+        if (stream <= lastClientStream) {
+            if (wasClosed(stream)) {
+                throw Http2Exception.connection(Http2Error.STREAM_CLOSED, "HEADERS on closed stream " + stream);
+            }
+            throw Http2Exception.connection(Http2Error.PROTOCOL_ERROR,
+                    "stream " + stream + " not above the last stream " + lastClientStream + " (RFC 9113 5.1.1)");
+        }
+        lastClientStream = stream;
+        if (goAwaySent) {
+            return; // after our GOAWAY: ignored (RFC 9113 6.8)
+        }
+        if (state == State.DRAINING) {
+            remember(stream);
+            throw Http2Exception.stream(stream, Http2Error.REFUSED_STREAM, "the server is stopping");
+        }
+        if (streams.size() >= options.http2MaxConcurrentStreams()) {
+            remember(stream);
+            throw Http2Exception.stream(stream, Http2Error.REFUSED_STREAM,
+                    "more than " + options.http2MaxConcurrentStreams() + " concurrent streams");
+        }
+        lastProcessed = stream; // acted on from here: served, answered or reset (not refused unprocessed)
+        if (tooLarge) {
+            refuseAlone(stream, ProtocolRule.HEADER_SECTION_TOO_LARGE);
+            return;
+        }
+        fields.check(stream);
+        if (requestLineLength(fields.method(), fields.path()) > options.maxRequestLineBytes()) {
+            // the same limit as HTTP/1.1's request line, so that a target refused there is refused here too
+            refuseAlone(stream, ProtocolRule.REQUEST_LINE_TOO_LONG);
+            return;
+        }
+        long length = fields.contentLength();
+        if (block.endStream() && length > 0) {
+            throw Http2Exception.stream(stream, Http2Error.PROTOCOL_ERROR, "content-length without DATA");
+        }
+        String expect = fields.fields().get("expect");
+        boolean expectContinue = !block.endStream() && expect != null && expect.equalsIgnoreCase("100-continue");
+        RequestHead head;
+        try {
+            head = RequestHead.http2(fields.method(), fields.path(), fields.authority(), fields.fields(), length,
+                    !block.endStream(), expectContinue);
+        } catch (RequestException e) {
+            throw Http2Exception.stream(stream, Http2Error.PROTOCOL_ERROR, "malformed :path or :authority: " + e.rule());
+        }
+        startExchange(stream, head, length, expectContinue);
+    }
+
+    /** The length of the HTTP/1.1 request line this request would have had ({@code GET /path HTTP/1.1}). */
+    private static long requestLineLength(String method, String path) {
+        return (long) method.length() + 1 + path.length() + " HTTP/1.1".length();
+    }
+
+    private void startExchange(int stream, RequestHead head, long length, boolean expectContinue) {
+        H2Stream s = new H2Stream(stream, block.endStream(), peerSettings.initialWindow(), receiveWindowOfStream());
+        s.expectedLength = length;
+        s.bodySince = reactor.now;
+        s.awaitingContinue = expectContinue;
+        streams.put(stream, s);
+        if (!block.endStream()) {
+            armTimer(reactor.now + Deadline.BODY.nanos(options));
+            if (!expectContinue) {
+                startBodyRate(s);
+            }
+        }
+        Exchange ex = new Exchange(this, stream, head);
+        s.exchange = ex;
+        telemetry.streamStarted(head);
+        logBegins(s);
+        if (block.endStream()) {
+            dispatch(s);
+            return;
+        }
+        if (length > options.bodyLimit()) {
+            refuseTooLarge(s, options.bodyLimit(), false);
+            return;
+        }
+        if (length >= 0 && length <= options.bodyAggregationBytes() && !expectContinue) {
+            s.aggregate = new byte[(int) length]; // dispatched once the body is whole
+            return;
+        }
+        BodyInput input = new BodyInput(this, stream, ex::bodyOverLimit, options.inboundWindowBytes(), expectContinue);
+        s.body = input;
+        ex.bodyStreaming(input);
+        dispatch(s);
+    }
+
+    /** The stream's access-log entry begins (when the server has an access log). */
+    private void logBegins(H2Stream s) {
+        if (accessLog != null) {
+            s.log = accessLog.begin(s.exchange.head(), reactor.now, remoteAddress());
+            s.exchange.logEntry = s.log;
+        }
+    }
+
+    /** The stream's access-log entry ends: whole, or {@code cut}. */
+    private void logEnds(H2Stream s, boolean cut) {
+        if (s.log != null) {
+            accessLog.ended(s.log, cut);
+            s.log = null;
+        }
+    }
+
+    /** The window a new stream gives the client: what we announce (the RFC's default until our SETTINGS are acked). */
+    private long receiveWindowOfStream() {
+        return Math.max(options.http2InitialWindowBytes(), Frames.DEFAULT_WINDOW);
+    }
+
+    @Override
+    public void priority(int stream) throws Http2Exception {
+        budgets.controlFrame(reactor.now, "PRIORITY");
+    }
+
+    @Override
+    public void unknown(int type, int stream) throws Http2Exception {
+        budgets.controlFrame(reactor.now, "unknown frame");
+    }
+
+    @Override
+    public void rstStream(int stream, int errorCode) throws Http2Exception {
+        if (stream > lastClientStream) {
+            throw Http2Exception.connection(Http2Error.PROTOCOL_ERROR, "RST_STREAM on idle stream " + stream);
+        }
+        budgets.reset(reactor.now, "RST_STREAM from the client (rapid reset)");
+        H2Stream s = streams.get(stream);
+        if (s != null) {
+            telemetry.streamReset(stream, Http2Error.describe(errorCode), true);
+            dropStream(s, "stream reset by the client: " + Http2Error.describe(errorCode));
+        }
+    }
+
+    /** One entry of a SETTINGS frame: recorded, the last value of a parameter winning; applied at the frame's end. */
+    @Override
+    public void setting(int identifier, long value) {
+        peerSettings.entry(identifier, value);
+    }
+
+    @Override
+    public void settingsEnd() throws Http2Exception {
+        if (state == State.PREFACE) {
+            moveTo(State.OPEN);
+            deadlines.restart(reactor.now);
+            armTimer(deadlines.at(Deadline.IDLE));
+        } else {
+            budgets.controlFrame(reactor.now, "SETTINGS");
+        }
+        writeControl(9, FrameWriter::settingsAck);
+        long delta = peerSettings.end(framer);
+        if (delta != 0) {
+            initialWindowChanged(delta);
+        }
+    }
+
+    /**
+     * RFC 9113 6.9.2: a new {@code SETTINGS_INITIAL_WINDOW_SIZE} changes every open stream's send window by
+     * {@code delta}, once per frame; a stream whose window opened sends what it holds back.
+     */
+    private void initialWindowChanged(long delta) throws Http2Exception {
+        for (H2Stream s : streams.values()) { // (a stream that ends while pumped leaves the map: allowed here)
+            s.sendWindow += delta;
+            telemetry.http2StreamWindowChanged();
+            if (s.sendWindow > Frames.MAX_WINDOW) {
+                throw Http2Exception.connection(Http2Error.FLOW_CONTROL_ERROR,
+                        "SETTINGS_INITIAL_WINDOW_SIZE makes a stream window exceed 2^31-1");
+            }
+            if (delta > 0 && s.blocked() && !s.waitsForConnection) {
+                pump(s);
+            }
+        }
+    }
+
+    @Override
+    public void settingsAck() throws Http2Exception {
+        budgets.controlFrame(reactor.now, "SETTINGS ACK");
+    }
+
+    @Override
+    public void ping(long opaque, boolean ack) throws Http2Exception {
+        budgets.controlFrame(reactor.now, "PING");
+        if (!ack) {
+            writeControl(17, out -> FrameWriter.ping(out, opaque, true));
+        }
+    }
+
+    @Override
+    public void goAway(int lastStream, int errorCode) {
+        telemetry.goAwayReceived(lastStream, Http2Error.describe(errorCode));
+        if (state == State.OPEN) {
+            moveTo(State.DRAINING); // the client opens no more streams: finish these, then close
+            closeWhenDrained();
+        }
+    }
+
+    @Override
+    public void windowUpdate(int stream, int increment) throws Http2Exception {
+        windowProgress = reactor.now;
+        if (stream == 0) {
+            sendWindow += increment;
+            if (sendWindow > Frames.MAX_WINDOW) {
+                throw Http2Exception.connection(Http2Error.FLOW_CONTROL_ERROR, "connection window beyond 2^31-1");
+            }
+            wakeWaiting(); // only the streams waiting for the connection
+            return;
+        }
+        H2Stream s = streams.get(stream);
+        if (s == null) {
+            if (stream > lastClientStream) {
+                throw Http2Exception.connection(Http2Error.PROTOCOL_ERROR, "WINDOW_UPDATE on idle stream " + stream);
+            }
+            return; // a closed stream: ignored
+        }
+        s.sendWindow += increment;
+        if (s.sendWindow > Frames.MAX_WINDOW) {
+            throw Http2Exception.stream(stream, Http2Error.FLOW_CONTROL_ERROR, "stream window beyond 2^31-1");
+        }
+        if (!s.waitsForConnection) {
+            pump(s); // (one waiting for the connection goes when the connection can send)
+        }
+    }
+
+    // ---------------------------------------------------------------- errors
+
+    /**
+     * A stream error: RST_STREAM with its code (REFUSED_STREAM included: a refusal costs us a frame all the same);
+     * the stream's exchange (if any) hears the client is gone.
+     */
+    private void streamError(Http2Exception e) {
+        telemetry.streamReset(e.stream(), e.error().name() + " " + e.getMessage(), false);
+        resetStream(e.stream(), e.error(), e.getMessage());
+    }
+
+    /**
+     * Sends RST_STREAM on {@code stream}. Every code but {@code NO_ERROR} (a stream whose response is complete:
+     * stop sending its body), {@code INTERNAL_ERROR} (our fault) and the {@code REFUSED_STREAM} of a graceful stop
+     * (our doing too) answers the client's doing, so it counts in the same budget as the resets the client sends
+     * ("MadeYouReset", 2025).
+     */
+    private void resetStream(int stream, Http2Error error, String why) {
+        if (state.closing() || state == State.CLOSED) {
+            return; // after our GOAWAY nothing more is sent; the streams are dropped already
+        }
+        writeControl(13, out -> FrameWriter.rstStream(out, stream, error));
+        if (error != Http2Error.NO_ERROR) {
+            telemetry.resetSent();
+        }
+        H2Stream s = streams.get(stream);
+        if (s != null) {
+            dropStream(s, "stream reset: " + error + " " + why);
+        } else {
+            remember(stream);
+        }
+        if (error != Http2Error.NO_ERROR && error != Http2Error.INTERNAL_ERROR
+                && !(error == Http2Error.REFUSED_STREAM && state == State.DRAINING)) { // (a stop refuses: ours)
+            countSent("RST_STREAM " + error);
+        }
+    }
+
+    /**
+     * A reset or a refusal we sent for the client's doing ({@code what}): counted in the reset budget, and past it
+     * {@code GOAWAY ENHANCE_YOUR_CALM}.
+     */
+    private void countSent(String what) {
+        try {
+            budgets.reset(reactor.now, what);
+        } catch (Http2Exception e) {
+            connectionError(e);
+        }
+    }
+
+    /**
+     * A connection error: GOAWAY with its code and message, every stream fails, close once written or after the
+     * grace. A budget the client went beyond ({@link Http2Exception#rule()}) is also a refusal: counted and
+     * access-logged under its rule, as one line.
+     */
+    private void connectionError(Http2Exception e) {
+        if (state.closing() || state == State.CLOSED) {
+            return;
+        }
+        telemetry.http2Error(e.error().name(), e.getMessage());
+        if (e.rule() != null) {
+            budgetTripped(Refusal.valueOf(e.rule()), e.getMessage());
+        }
+        byte[] debug = e.getMessage() == null ? NO_DEBUG : e.getMessage().getBytes(StandardCharsets.UTF_8);
+        byte[] shortDebug = debug.length > 256 ? Arrays.copyOf(debug, 256) : debug;
+        goAway(e.error(), shortDebug);
+        closing("h2-" + e.error().name().toLowerCase(Locale.ROOT));
+    }
+
+    /** The client went beyond the budget of {@code rule}: counted, a {@code reject} event, one access-log line. */
+    private void budgetTripped(Refusal rule, String why) {
+        telemetry.refused(rule);
+        telemetry.rejected(rule.status(), why, rule.name());
+        if (accessLog != null) {
+            accessLog.refused(rule.name(), rule.status(), 0, reactor.now, remoteAddress());
+        }
+    }
+
+    /** Sends GOAWAY with the last stream processed, once per connection. */
+    private void goAway(Http2Error error, byte[] debug) {
+        if (!goAwaySent) {
+            goAwaySent = true;
+            writeControl(17 + debug.length, out -> FrameWriter.goAway(out, lastProcessed, error, debug));
+        }
+    }
+
+    /**
+     * Moves to GOING_AWAY: every stream still open fails; the connection closes once its output is written, or after
+     * the grace ({@link Deadline#LINGER}) for a client that does not take it.
+     */
+    private void closing(String reason) {
+        if (closeReason == null) {
+            closeReason = reason;
+        }
+        for (H2Stream s : new ArrayList<>(streams.values())) {
+            dropStream(s, "connection closing: " + reason);
+        }
+        if (!state.closing() && state != State.CLOSED) {
+            moveTo(State.GOING_AWAY);
+            deadlines.restart(reactor.now);
+            armTimer(deadlines.at(Deadline.LINGER));
+        }
+        leftover = null;
+        updateInterest();
+    }
+
+    /** Forgets {@code s}: its queued bytes are dropped, its exchange hears that the client left. */
+    private void dropStream(H2Stream s, String why) {
+        if (s.state != H2Stream.State.CLOSED) {
+            s.moveTo(H2Stream.State.CLOSED);
+        }
+        waiting.remove(s);
+        s.pending.clear();
+        s.pendingBytes = 0;
+        streams.remove(s.id);
+        remember(s.id);
+        logEnds(s, true);
+        Exchange ex = s.exchange;
+        if (ex != null && !ex.isResponseWritten()) {
+            telemetry.exchangeEnded();
+            ex.clientGone(why);
+        }
+        closeWhenDrained();
+    }
+
+    private void remember(int stream) {
+        recentlyClosed[recentlyClosedNext] = stream;
+        recentlyClosedNext = (recentlyClosedNext + 1) % CLOSED_REMEMBERED;
+    }
+
+    private boolean wasClosed(int stream) {
+        for (int closed : recentlyClosed) {
+            if (closed == stream) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Calls the handler on this thread. */
+    private void dispatch(H2Stream s) {
+        Exchange ex = s.exchange;
+        try {
+            reactor.handler.handle(ex);
+        } catch (Throwable t) {
+            telemetry.handlerFailed(t);
+            if (ex.claimResponse()) {
+                answerError(s, Refusal.HANDLER_FAILED.status(), Refusal.HANDLER_FAILED.reason(options));
+            } else {
+                resetStream(s.id, Http2Error.INTERNAL_ERROR, "handler failed");
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- the door (ConnectionDoor): any thread
+
+    @Override public long connectionId() { return id; }
+    @Override public ServerOptions options() { return options; }
+    @Override public TlsInfo tls() { return channel.tlsInfo(); }
+    @Override public String closeReason() { return closeReason; }
+
+    @Override
+    public InetSocketAddress remoteAddress() {
+        return origin.remote();
+    }
+
+    @Override
+    public InetSocketAddress localAddress() {
+        return origin.local();
+    }
+
+    @Override
+    public ProxyInfo proxy() {
+        return origin.proxy();
+    }
+
+    /** The stream's held-back bytes and the connection's queue: a writer waits on both. */
+    @Override
+    public long queuedBytes(int stream) {
+        H2Stream s = streams.get(stream);
+        return (s == null ? 0 : s.pendingBytes) + outbound.queuedBytes();
+    }
+
+    // ---------------------------------------------------------------- the hop onto the loop (LoopHop)
+
+    @Override public boolean inLoop() { return reactor.inLoop(); }
+    @Override public void execute(Runnable task) { reactor.execute(task); }
+
+    @Override
+    public Timeout schedule(Runnable task, long delayNanos) {
+        return LoopHop.schedule(reactor, task, delayNanos);
+    }
+
+    @Override
+    public void respond(int stream, int status, String reason, HttpFields fields, byte[] body) {
+        LoopHop.respond(reactor, this, stream, status, reason, fields, body);
+    }
+
+    @Override
+    public void streamPart(int stream, ResponseHead head, byte[] data, int length, boolean last,
+            AtomicLong handedOver) {
+        LoopHop.streamPart(reactor, this, stream, head, data, length, last, handedOver);
+    }
+
+    @Override
+    public void respondOnLoop(int stream, int status, String reason, HttpFields fields, byte[] body) {
+        H2Stream s = writable(stream);
+        if (s == null) {
+            return;
+        }
+        if (!writeHead(s, status, fields, body.length, body.length == 0)) {
+            return;
+        }
+        telemetry.responded(status);
+        queueBody(s, body, body.length, true);
+        flushIfLarge();
+    }
+
+    @Override
+    public void streamPartOnLoop(int stream, ResponseHead head, byte[] data, int length, boolean last) {
+        H2Stream s = writable(stream);
+        if (s == null) {
+            return;
+        }
+        if (head != null) {
+            if (!writeHead(s, head.status(), head.fields(), head.contentLength(), last && length == 0)) {
+                return;
+            }
+            telemetry.responded(head.status());
+        }
+        queueBody(s, data, length, last);
+        flushIfLarge();
+    }
+
+    @Override
+    public void sendContinue(int stream) {
+        reactor.execute(() -> {
+            H2Stream s = writable(stream);
+            if (s != null && !s.headSent && !s.exchange.isResponseStarted()) {
+                s.awaitingContinue = false;
+                s.bodySince = reactor.now; // from now on the client owes the body
+                armTimer(reactor.now + Deadline.BODY.nanos(options));
+                startBodyRate(s);
+                framer.headers(s.id, 100, new HttpFields(0), -1, false);
+                flushOutput();
+            }
+        });
+    }
+
+    @Override
+    public void readerCaughtUp(int stream) {
+        reactor.execute(() -> {
+            H2Stream s = streams.get(stream);
+            if (s != null && s.body != null && s.body.resumeStillWanted()) {
+                s.readerPaused = false;
+                s.bodySince = reactor.now;
+                armTimer(reactor.now + Deadline.BODY.nanos(options));
+                startBodyRate(s); // a new window: the time the handler held things up does not count
+                giveBack(s, true);
+            }
+        });
+    }
+
+    @Override
+    public void limitBody(int stream, long limit) {
+        reactor.execute(() -> {
+            H2Stream s = streams.get(stream);
+            if (s == null) {
+                return;
+            }
+            s.bodyLimit = Math.min(s.bodyLimit, limit);
+            if (s.received > limit || s.expectedLength > limit) {
+                refuseTooLarge(s, limit, false);
+            }
+        });
+    }
+
+    @Override
+    public void refuseClaimed(int stream, long limit) {
+        reactor.execute(() -> {
+            H2Stream s = streams.get(stream);
+            if (s != null) {
+                refuseTooLarge(s, limit, true);
+            }
+        });
+    }
+
+    @Override
+    public void abort(int stream) {
+        reactor.execute(() -> {
+            telemetry.aborted();
+            H2Stream s = streams.get(stream);
+            if (s != null && s.localOpen()) {
+                resetStream(stream, Http2Error.INTERNAL_ERROR, "the handler aborted its exchange");
+                flushOutput();
+            }
+        });
+    }
+
+    @Override
+    public void departureWatched(int stream) {
+        // HTTP/2 tells a departure with RST_STREAM or the connection's end; nothing to decide here.
+    }
+
+    // ---------------------------------------------------------------- responses
+
+    private H2Stream writable(int stream) {
+        H2Stream s = state == State.CLOSED || state.closing() ? null : streams.get(stream);
+        return s != null && s.localOpen() && !s.endSent ? s : null;
+    }
+
+    /** The body of {@code s} is over {@code limit}: {@code 413} when the response is still ours, else a reset. */
+    private void refuseTooLarge(H2Stream s, long limit, boolean claimed) {
+        telemetry.refused(Refusal.BODY_TOO_LARGE);
+        String reason = Refusal.tooLarge(limit);
+        telemetry.rejected(413, reason, Refusal.BODY_TOO_LARGE.name());
+        Exchange ex = s.exchange;
+        boolean ours = claimed || ex.claimResponse() || ex.refusalClaimed();
+        ex.bodyRefused(new RequestBodyException(413, Refusal.BODY_TOO_LARGE.name(), reason));
+        if (s.log != null) {
+            s.log.rule = Refusal.BODY_TOO_LARGE.name();
+        }
+        s.aggregate = null;
+        if (!ours || s.headSent) {
+            resetStream(s.id, Http2Error.CANCEL, reason);
+            return;
+        }
+        answerError(s, 413, reason);
+        countSent("413");
+    }
+
+    /** The transport's own answer on {@code s}, whose response it claimed; the stream ends with it. */
+    private void answerError(H2Stream s, int status, String reason) {
+        ErrorRenderer.Body body = ResponseEncoder.renderError(options.errorRenderer(), status, reason);
+        HttpFields fields = new HttpFields(1).add("content-type", body.contentType());
+        if (writeHead(s, status, fields, body.bytes().length, false)) {
+            telemetry.responded(status);
+            queueBody(s, body.bytes(), body.bytes().length, true);
+        }
+    }
+
+    /**
+     * A request refused by {@code rule} before it became an exchange (its header list too large, its target too
+     * long): counted, told as a {@code reject} event, answered with a whole response and access-logged, as HTTP/1.1
+     * refuses a head; and counted in the reset budget, as a refusal the client provoked. Its body goes out only
+     * within the windows (the stream's initial one and the connection's, which it takes from), as any response's;
+     * else the refusal is its header block alone, with {@code END_STREAM} (RFC 9113 6.9.1).
+     */
+    private void refuseAlone(int stream, ProtocolRule rule) {
+        telemetry.refused(rule);
+        telemetry.rejected(rule.status(), rule.reason(), rule.name());
+        ErrorRenderer.Body body = ResponseEncoder.renderError(options.errorRenderer(), rule.status(), rule.reason());
+        int length = body.bytes().length;
+        boolean withBody = length <= Math.min(peerSettings.initialWindow(), sendWindow);
+        if (withBody) {
+            framer.headers(stream, rule.status(), new HttpFields(1).add("content-type", body.contentType()), length,
+                    false);
+            framer.data(stream, body.bytes(), 0, length, true);
+            sendWindow -= length;
+        } else {
+            framer.headers(stream, rule.status(), new HttpFields(0), -1, true);
+        }
+        telemetry.responded(rule.status());
+        if (!block.endStream()) {
+            writeControl(13, out -> FrameWriter.rstStream(out, stream, Http2Error.NO_ERROR));
+        }
+        remember(stream);
+        if (accessLog != null) {
+            accessLog.refused(rule.name(), rule.status(), withBody ? length : 0, reactor.now, remoteAddress());
+        }
+        countSent(rule.status() + " " + rule.name());
+    }
+
+    /**
+     * The {@code content-length} a response head announces: the body's length, but for {@code HEAD} the length the
+     * handler's own field gives (the body it would have sent, RFC 9110 9.3.2), as HTTP/1.1 keeps it; none when that
+     * field is not a length.
+     */
+    private static long announcedLength(boolean head, HttpFields fields, long contentLength) {
+        String declared = head ? fields.get("content-length") : null;
+        if (declared == null) {
+            return contentLength;
+        }
+        try {
+            long length = Long.parseLong(declared.trim());
+            return length >= 0 ? length : -1;
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    /**
+     * Writes the response head of {@code s}; false when the handler's fields are invalid (then a {@code 500}
+     * answers in its place when nothing was sent yet, and the stream ends).
+     */
+    private boolean writeHead(H2Stream s, int status, HttpFields fields, long contentLength, boolean noBody) {
+        String method = s.exchange.method();
+        s.bodyAllowed = ResponseEncoder.bodyAllowed(status) && !"HEAD".equals(method);
+        try {
+            Http2Framer.checkFields(fields);
+        } catch (IllegalArgumentException e) {
+            telemetry.handlerFailed(e);
+            telemetry.responded(Refusal.INVALID_RESPONSE_HEAD.status());
+            ErrorRenderer.Body body = ResponseEncoder.renderError(options.errorRenderer(), 500,
+                    Refusal.INVALID_RESPONSE_HEAD.reason(options));
+            s.bodyAllowed = !"HEAD".equals(method);
+            framer.headers(s.id, 500, new HttpFields(1).add("content-type", body.contentType()),
+                    body.bytes().length, false);
+            s.headSent = true;
+            queueBody(s, body.bytes(), body.bytes().length, true);
+            return false;
+        }
+        if (s.log != null) {
+            s.log.status = status;
+        }
+        boolean endStream = noBody || !s.bodyAllowed;
+        framer.headers(s.id, status, fields, ResponseEncoder.bodyAllowed(status)
+                ? announcedLength("HEAD".equals(method), fields, contentLength) : -1, endStream);
+        s.headSent = true;
+        if (endStream) {
+            s.pendingEnd = true;
+            s.endSent = true;
+            localEnded(s);
+        }
+        return true;
+    }
+
+    /** Queues body bytes of {@code s} behind its window (dropped when the response has no body). */
+    private void queueBody(H2Stream s, byte[] data, int length, boolean last) {
+        if (s.endSent) {
+            return;
+        }
+        if (length > 0 && s.bodyAllowed) {
+            s.pending.add(ByteBuffer.wrap(data, 0, length));
+            s.pendingBytes += length;
+        }
+        if (last) {
+            s.pendingEnd = true;
+        }
+        pump(s);
+    }
+
+    /**
+     * Sends what the windows of {@code s} and of the connection allow, as DATA frames of the peer's size, into the
+     * room the queued-output budget leaves (so DATA never takes the queue beyond it); when the connection (its window
+     * or its budget) holds it back, {@code s} waits for it in {@link #waiting}.
+     */
+    private void pump(H2Stream s) {
+        telemetry.http2StreamPumped();
+        boolean moved = false;
+        while (!s.pending.isEmpty() && s.sendWindow > 0 && s.localOpen()) {
+            long room = dataRoom();
+            if (sendWindow <= 0 || room <= 0) {
+                waiting.add(s);
+                break;
+            }
+            ByteBuffer part = s.pending.peek();
+            int n = (int) Math.min(Math.min(Math.min(part.remaining(), framer.peerMaxFrame()), room),
+                    Math.min(s.sendWindow, sendWindow));
+            boolean end = s.pendingEnd && s.pending.size() == 1 && n == part.remaining();
+            framer.data(s.id, part.array(), part.arrayOffset() + part.position(), n, end);
+            part.position(part.position() + n);
+            if (!part.hasRemaining()) {
+                s.pending.poll();
+            }
+            s.sendWindow -= n;
+            sendWindow -= n;
+            s.pendingBytes -= n;
+            RateWindow.add(s.responseRate, n);
+            if (s.log != null) {
+                s.log.bytesOut += n;
+            }
+            moved = true;
+            if (end) {
+                s.endSent = true;
+            }
+        }
+        if (s.pending.isEmpty() && s.pendingEnd && !s.endSent && s.localOpen()) {
+            framer.data(s.id, null, 0, 0, true);
+            s.endSent = true;
+        }
+        if (moved) {
+            windowProgress = reactor.now;
+            s.exchange.outboundWritten();
+        }
+        if (s.endSent && s.localOpen()) {
+            localEnded(s);
+        } else if (s.blocked()) {
+            armTimer(deadlines.stallAt(windowProgress));
+            if (s.sendWindow <= 0) {
+                startResponseRate(s); // the client holds the response up: it must open the window at the rate
+            }
+        }
+        if (s.pending.isEmpty()) {
+            RateWindow.stop(s.responseRate); // nothing waits for the client
+        }
+    }
+
+    /** The client owes body bytes on {@code s} from now: a new window of the body's minimum rate, its end armed. */
+    private void startBodyRate(H2Stream s) {
+        if (s.bodyRate == null) {
+            s.bodyRate = RateWindow.of(options.minRequestBodyRate());
+        }
+        if (s.bodyRate != null) {
+            s.bodyRate.start(reactor.now);
+            armTimer(s.bodyRate.due());
+        }
+    }
+
+    /** The response of {@code s} waits on its window: the response's minimum rate runs, unless it runs already. */
+    private void startResponseRate(H2Stream s) {
+        if (s.responseRate == null) {
+            s.responseRate = RateWindow.of(options.minResponseRate());
+        }
+        if (s.responseRate != null && !s.responseRate.running()) {
+            s.responseRate.start(reactor.now);
+            armTimer(s.responseRate.due());
+        }
+    }
+
+    /**
+     * The connection can send again (its window grew, its output drained): the streams waiting for it send, in the
+     * order they began to wait, until it cannot; a stream it holds back again waits at the end of the line.
+     */
+    private void wakeWaiting() {
+        H2Stream s;
+        while (sendWindow > 0 && dataRoom() > 0 && (s = waiting.next()) != null) {
+            pump(s); // sends a byte at least, or no longer waits for the connection: the loop ends
+        }
+    }
+
+    /** The DATA payload the queued-output budget has room for now (a frame's header counted); 0 or less: none. */
+    private long dataRoom() {
+        return budgets.outputRoom(outputBytes()) - Frames.HEADER_BYTES;
+    }
+
+    /** We sent END_STREAM on {@code s}: its response is complete. */
+    private void localEnded(H2Stream s) {
+        logEnds(s, false);
+        Exchange ex = s.exchange;
+        if (!ex.isResponseWritten()) {
+            ex.responseWritten();
+            telemetry.exchangeEnded();
+        }
+        if (s.state == H2Stream.State.OPEN) {
+            // The client is still sending a body the handler did not wait for: the rest is read and dropped up to
+            // maxDiscardBytes (as HTTP/1.1 does), beyond which RST_STREAM NO_ERROR tells it to stop (RFC 9113 8.1).
+            s.moveTo(H2Stream.State.HALF_CLOSED_LOCAL);
+            s.aggregate = null;
+            if (s.body != null) {
+                s.body.fail(new IOException("the response is complete; the rest of the request body is dropped"));
+                s.body = null;
+            }
+            s.readerPaused = false; // dropped from now on: the client owes the rest, within the body timeout
+            s.bodySince = reactor.now;
+            armTimer(reactor.now + Deadline.BODY.nanos(options));
+            startBodyRate(s);
+            giveBack(s, true);
+            if (s.awaitingContinue
+                    || (s.expectedLength >= 0 && s.expectedLength - s.received > options.maxDiscardBytes())) {
+                // a client waiting for 100 Continue sends no body now; a body beyond the discard limit is not read
+                writeControl(13, out -> FrameWriter.rstStream(out, s.id, Http2Error.NO_ERROR));
+                s.moveTo(H2Stream.State.CLOSED);
+            }
+        } else if (s.state == H2Stream.State.HALF_CLOSED_REMOTE) {
+            s.moveTo(H2Stream.State.CLOSED);
+        }
+        if (s.state == H2Stream.State.CLOSED) {
+            streamClosed(s);
+        }
+    }
+
+    private void streamClosed(H2Stream s) {
+        streams.remove(s.id);
+        remember(s.id);
+        if (streams.isEmpty()) {
+            deadlines.restart(reactor.now);
+            armTimer(deadlines.at(Deadline.IDLE));
+        }
+        closeWhenDrained();
+    }
+
+    /** DRAINING with no stream left: GOAWAY NO_ERROR (unless sent), then close once written. */
+    private void closeWhenDrained() {
+        if (state == State.DRAINING && streams.isEmpty()) {
+            goAway(Http2Error.NO_ERROR, NO_DEBUG);
+            moveTo(State.CLOSING);
+            if (closeReason == null) {
+                closeReason = "done";
+            }
+            updateInterest();
+        }
+    }
+
+    private void flushIfLarge() {
+        if (outbound.stagedBytes() >= Outbound.STAGING_FLUSH_BYTES) {
+            flushOutput();
+        }
+    }
+
+    /** Writes a control frame of {@code size} bytes that {@code writer} encodes. */
+    private void writeControl(int size, java.util.function.Consumer<ByteBuffer> writer) {
+        if (state == State.CLOSED) {
+            return;
+        }
+        framer.control(size, writer);
+    }
+
+    private void sendSettings() {
+        long[] pairs = {
+            Frames.SETTINGS_MAX_CONCURRENT_STREAMS, options.http2MaxConcurrentStreams(),
+            Frames.SETTINGS_INITIAL_WINDOW_SIZE, options.http2InitialWindowBytes(),
+            Frames.SETTINGS_MAX_FRAME_SIZE, options.http2MaxFrameBytes(),
+            Frames.SETTINGS_MAX_HEADER_LIST_SIZE, options.maxHeaderBytes(),
+            Frames.SETTINGS_HEADER_TABLE_SIZE, options.http2HeaderTableBytes(),
+            Frames.SETTINGS_ENABLE_PUSH, 0,
+        };
+        writeControl(Frames.HEADER_BYTES + pairs.length * 3, out -> FrameWriter.settings(out, pairs));
+        writeControl(13, out -> FrameWriter.windowUpdate(out, 0, CONNECTION_WINDOW - Frames.DEFAULT_WINDOW));
+    }
+
+    // ---------------------------------------------------------------- output
+
+    @Override
+    public void flushOutput() {
+        if (state == State.CLOSED) {
+            return;
+        }
+        long written;
+        try {
+            written = outbound.flush();
+        } catch (IOException e) {
+            close("write-error");
+            return;
+        }
+        if (written > 0) {
+            telemetry.written(written);
+            for (H2Stream s : streams.values()) {
+                s.exchange.outboundWritten();
+            }
+        }
+        if (outbound.queued()) {
+            armTimer(deadlines.stallAt(outbound.lastWriteProgress()));
+        } else if (state == State.GOING_AWAY) {
+            reactor.execute(this::goneAway); // (not from here: the read buffer may be another connection's now)
+        } else if (state.closing()) {
+            close(closeReason == null ? "done" : closeReason);
+            return;
+        }
+        if ((intake == Intake.HELD || (sendWindow > 0 && !waiting.isEmpty())) && !drainTaskQueued
+                && budgets.outputDrained(outputBytes())) { // (held by the budget, not by the client's window)
+            // Not from here: a flush may run inside another connection's staging (Reactor.stage). A task of ours.
+            drainTaskQueued = true;
+            reactor.execute(this::outputDrained);
+        }
+        updateInterest();
+    }
+
+    /**
+     * GOING_AWAY, our GOAWAY written: what the client sent meanwhile is read and dropped (up to
+     * {@link #GOAWAY_DISCARD_BYTES}), then the connection closes — closing with unread bytes would reset it, and a
+     * client reading behind the reset could lose the GOAWAY that says why (RFC 9112 9.6's lingering, in short).
+     */
+    private void goneAway() {
+        if (state != State.GOING_AWAY) {
+            return;
+        }
+        ByteBuffer buffer = reactor.readBuffer;
+        long discarded = 0;
+        try {
+            int n;
+            do {
+                buffer.clear();
+                n = channel.read(buffer);
+                if (n > 0) {
+                    telemetry.read(n);
+                    discarded += n;
+                }
+            } while (n > 0 && discarded <= GOAWAY_DISCARD_BYTES);
+        } catch (IOException e) {
+            // the client is gone: nothing to drop
+        }
+        close(closeReason == null ? "done" : closeReason);
+    }
+
+    /**
+     * The client took the output down to half its budget: the streams waiting for the connection send, and frames
+     * are read again (what was kept first, then the socket).
+     */
+    private void outputDrained() {
+        drainTaskQueued = false;
+        if (state == State.CLOSED) {
+            return;
+        }
+        try {
+            if (budgets.outputDrained(outputBytes())) {
+                wakeWaiting();
+                if (intake == Intake.HELD && state.reads()) {
+                    intake = Intake.OPEN;
+                    telemetry.outputResumed(outputBytes());
+                    if (leftover != null || channel.hasBufferedInput()) {
+                        onReadable();
+                    }
+                }
+            }
+            flushOutput();
+        } catch (SSLException e) {
+            telemetry.tlsFailed(state, e.getMessage());
+            close("tls-error");
+        } catch (IOException e) {
+            close("io-error");
+        } catch (RuntimeException e) {
+            telemetry.failed(e);
+            close("internal-error");
+        }
+    }
+
+    private void updateInterest() {
+        if (state == State.CLOSED) {
+            return;
+        }
+        int wanted = (readsFrames() ? SelectionKey.OP_READ : 0) | (outbound.queued() ? SelectionKey.OP_WRITE : 0);
+        int ops = channel.interestOps(wanted);
+        if (ops != interest) {
+            interest = ops;
+            key.interestOps(ops);
+        }
+    }
+
+    // ---------------------------------------------------------------- timers
+
+    private void armTimer(long deadline) {
+        if (state != State.CLOSED && (!isScheduled() || deadline - this.deadline < 0)) {
+            reactor.wheel.schedule(this, deadline);
+        }
+    }
+
+    /**
+     * The state's own deadline: the preface's (header timeout), idle with no stream, the grace after our GOAWAY
+     * (GOING_AWAY: the linger time), else only the output's.
+     */
+    private Deadline phase() {
+        return switch (state) {
+            case PREFACE -> Deadline.HEADER;
+            case OPEN -> streams.isEmpty() ? Deadline.IDLE : null;
+            case GOING_AWAY -> Deadline.LINGER;
+            default -> null;
+        };
+    }
+
+    @Override
+    protected void expire() {
+        if (state == State.CLOSED) {
+            return;
+        }
+        long bodyDue = expireBodies();
+        if (state == State.CLOSED) {
+            return;
+        }
+        long rateDue = expireResponseRates();
+        bodyDue = rateDue - bodyDue < 0 ? rateDue : bodyDue;
+        if (state == State.CLOSED) {
+            return;
+        }
+        Deadline fired = deadlines.due(phase(), this, reactor.now);
+        if (fired == null) {
+            long next = deadlines.next();
+            reactor.wheel.schedule(this, bodyDue - next < 0 ? bodyDue : next);
+            return;
+        }
+        if (fired == Deadline.LINGER) {
+            close("h2-grace"); // our GOAWAY was not taken within the grace
+            return;
+        }
+        telemetry.timedOut(fired);
+        if (fired == Deadline.WRITE_STALL && intake == Intake.HELD && outbound.queued()) {
+            budgetTripped(Refusal.HTTP2_OUTPUT_NOT_TAKEN, Refusal.HTTP2_OUTPUT_NOT_TAKEN.reason(options)
+                    + " (" + outputBytes() + " bytes)");
+        }
+        if (fired == Deadline.WRITE_STALL && !outbound.queued()) {
+            stallBlockedStreams(); // the socket moves; streams wait on windows the client never opens
+            reactor.wheel.schedule(this, reactor.now + Deadline.IDLE.nanos(options));
+            flushOutput();
+            return;
+        }
+        if (fired == Deadline.IDLE && state == State.OPEN) {
+            closeReason = "idle timeout";
+            goAway(Http2Error.NO_ERROR, NO_DEBUG);
+            closing("idle timeout");
+            flushOutput();
+            return;
+        }
+        closeReason = fired.phase() + " timeout";
+        close(fired.closeReason());
+    }
+
+    /**
+     * The body timeout and minimum body rate of each stream whose client owes body bytes (its side open, the handler
+     * not holding things up). A stream whose client waits for {@code 100 Continue} has the body timeout and no rate,
+     * as HTTP/1.1's {@code EXPECTING_CONTINUE} has: a handler that never reads must not hold the stream for ever.
+     * Returns when the next one is due.
+     */
+    private long expireBodies() {
+        long now = reactor.now;
+        long next = now + Deadline.IDLE.nanos(options);
+        for (H2Stream s : new ArrayList<>(streams.values())) {
+            if (owesBody(s)) {
+                long due = expireBody(s, now);
+                next = due - next < 0 ? due : next;
+            }
+        }
+        flushOutput();
+        return next;
+    }
+
+    /**
+     * No body bytes on {@code s} for {@code bodyTimeout}, or fewer than its minimum rate over a window (the body
+     * timeout names a client that stopped, as on HTTP/1.1): refused. Returns when to look at {@code s} again.
+     */
+    private long expireBody(H2Stream s, long now) {
+        if (s.bodySince + Deadline.BODY.nanos(options) - now <= 0) {
+            bodyRefused(s, Deadline.BODY, Refusal.BODY_TIMEOUT);
+        } else if (s.bodyRate != null && s.bodyRate.running() && s.bodyRate.due() - now <= 0
+                && s.bodyRate.fellShort(now)) { // (a window that reached the rate starts the next)
+            bodyRefused(s, Deadline.BODY_RATE, Refusal.BODY_TOO_SLOW);
+        }
+        long timeoutAt = s.bodySince + Deadline.BODY.nanos(options); // (a 408 restarted both for the rest)
+        RateWindow rate = s.bodyRate;
+        return rate == null || !rate.running() || timeoutAt - rate.due() < 0 ? timeoutAt : rate.due();
+    }
+
+    /**
+     * The body of {@code s} timed out ({@code deadline}): {@code 408} with {@code refusal}'s reason when the response
+     * is still ours (counted and logged under its rule), else {@code RST_STREAM CANCEL} (its log line, cut, names
+     * the rule), so that a stream that stops sending does not hold its slot for ever.
+     */
+    private void bodyRefused(H2Stream s, Deadline deadline, Refusal refusal) {
+        telemetry.timedOut(deadline);
+        RateWindow.stop(s.bodyRate);
+        if (s.log != null) {
+            s.log.rule = refusal.name();
+        }
+        Exchange ex = s.exchange;
+        if (!s.localOpen() || !ex.claimResponse()) {
+            resetStream(s.id, Http2Error.CANCEL, refusal.reason(options));
+            return;
+        }
+        telemetry.refused(refusal);
+        telemetry.rejected(refusal.status(), refusal.reason(options), refusal.name());
+        ex.bodyRefused(new RequestBodyException(refusal.status(), refusal.name(), refusal.reason(options)));
+        s.bodySince = reactor.now; // the rest of its body, if any, gets one more timeout
+        answerError(s, refusal.status(), refusal.reason(options));
+        countSent(refusal.status() + " " + refusal.name());
+    }
+
+    /**
+     * The response rate of each stream whose response waits on its own window: fewer bytes than the rate over a
+     * window resets the stream ({@code RST_STREAM CANCEL}, its writer fails), as HTTP/1.1 closes a connection whose
+     * client takes a blocked response too slowly; the connection goes on. A stream held back by the connection's
+     * window instead starts a new window. Returns when the next one is due.
+     */
+    private long expireResponseRates() {
+        long now = reactor.now;
+        long next = now + Deadline.IDLE.nanos(options);
+        for (H2Stream s : new ArrayList<>(streams.values())) {
+            RateWindow rate = s.responseRate;
+            if (rate == null || !rate.running() || !s.blocked()) {
+                RateWindow.stop(rate);
+                continue;
+            }
+            if (rate.due() - now <= 0) {
+                if (s.sendWindow > 0) {
+                    rate.start(now); // the connection's window holds it back, not this stream's client
+                } else if (rate.fellShort(now)) {
+                    telemetry.timedOut(Deadline.RESPONSE_RATE);
+                    resetStream(s.id, Http2Error.CANCEL, "response taken slower than the minimum data rate");
+                    continue;
+                }
+            }
+            next = rate.due() - next < 0 ? rate.due() : next;
+        }
+        flushOutput();
+        return next;
+    }
+
+    /** Whether the client owes body bytes on {@code s} now (for its body timeout). */
+    private static boolean owesBody(H2Stream s) {
+        return s.remoteOpen() && !s.readerPaused;
+    }
+
+    /** Streams whose response waited on a window for the whole write-stall timeout: reset, their writers fail. */
+    private void stallBlockedStreams() {
+        for (H2Stream s : new ArrayList<>(streams.values())) {
+            if (s.blocked()) {
+                resetStream(s.id, Http2Error.CANCEL, "flow-control window closed for the write-stall timeout");
+            }
+        }
+        windowProgress = reactor.now;
+    }
+
+    @Override
+    public boolean readPaused() {
+        return false;
+    }
+
+    @Override
+    public boolean outputWaiting() {
+        if (outbound.queued()) {
+            return true;
+        }
+        for (H2Stream s : streams.values()) {
+            if (s.blocked()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * When waiting output last moved: the queue's last write while bytes are queued; else the later of the last
+     * write and the last move of a window-blocked stream (a socket that took the queue just now is progress for the
+     * streams that waited for the budget).
+     */
+    @Override
+    public long lastWriteProgress() {
+        long written = outbound.lastWriteProgress();
+        if (outbound.queued()) {
+            return written;
+        }
+        return written - windowProgress > 0 ? written : windowProgress;
+    }
+
+    @Override
+    public RateWindow responseRate() {
+        return null;
+    }
+
+    @Override
+    public RateWindow requestRate() {
+        return null;
+    }
+
+    // ---------------------------------------------------------------- shutdown
+
+    /**
+     * Graceful stop: the streams in flight finish, a new one is refused ({@code REFUSED_STREAM}: safe to retry
+     * elsewhere), then GOAWAY with the last stream and close (RFC 9113 6.8). The GOAWAY waits for the streams because
+     * the JDK {@code HttpClient} of JDK 17 fails every open stream when it receives one, which would cut the
+     * responses the stop means to let finish.
+     */
+    @Override
+    public void drain() {
+        deadlines.drain(reactor.drainStarted());
+        if (state == State.PREFACE) {
+            close("stop");
+            return;
+        }
+        if (state != State.OPEN) {
+            return;
+        }
+        moveTo(State.DRAINING);
+        closeWhenDrained();
+        flushOutput();
+    }
+
+    @Override
+    public void close(String reason) {
+        if (state == State.CLOSED) {
+            return;
+        }
+        moveTo(State.CLOSED);
+        if (closeReason == null) {
+            closeReason = reason;
+        }
+        reactor.wheel.cancel(this);
+        reactor.releaseStaging(this);
+        key.cancel();
+        channel.close();
+        for (H2Stream s : new ArrayList<>(streams.values())) {
+            logEnds(s, true);
+            Exchange ex = s.exchange;
+            if (ex != null && !ex.isResponseWritten()) {
+                telemetry.exchangeEnded();
+            }
+            if (ex != null) {
+                ex.clientGone("connection closed: " + closeReason);
+            }
+        }
+        streams.clear();
+        outbound.drop();
+        telemetry.closing();
+        reactor.closed(this);
+        telemetry.closed(reason);
+    }
+}

@@ -1,0 +1,83 @@
+package dev.fleche.transport.internal.telemetry;
+
+import dev.fleche.transport.internal.channel.ConnectionChannel;
+import dev.fleche.transport.internal.channel.Origin;
+import dev.fleche.transport.internal.http1.Outbound;
+import dev.fleche.transport.internal.loop.Reactor;
+import dev.fleche.transport.internal.rules.Refusal;
+import dev.fleche.transport.http1.RequestHead;
+import dev.fleche.transport.internal.telemetry.accesslog.LogEntry;
+
+
+/**
+ * {@link Telemetry} with the access log on: also follows each request into the connection's {@link ConnectionLog}.
+ * "Framed so far" (what the log counts a response's bytes with) is the bytes written, queued and staged.
+ */
+public final class LoggedTelemetry extends Telemetry {
+    private final ConnectionLog log;
+
+    public LoggedTelemetry(Reactor reactor, long id, ConnectionChannel channel) {
+        super(reactor, id);
+        this.log = new ConnectionLog(reactor.accessLog, id, channel, reactor.options.nanoClock());
+    }
+
+    /** Response bytes framed on this connection so far (written, queued or staged). */
+    private long framed(Outbound out) {
+        return log.writtenBytes() + (out == null ? 0 : out.queuedBytes() + out.stagedBytes());
+    }
+
+    @Override
+    public void opened(Origin origin) {
+        log.origin(origin);
+        super.opened(origin);
+    }
+
+    @Override
+    public void plaintextRefused() {
+        super.plaintextRefused();
+        log.refusedRaw(Refusal.PLAINTEXT_ON_TLS_PORT.name(), Refusal.PLAINTEXT_ON_TLS_PORT.status());
+    }
+
+    @Override
+    public void written(long n) {
+        super.written(n);
+        log.written(n);
+    }
+
+    @Override
+    public void headBegins(long now) {
+        log.headBegins(now);
+    }
+
+    @Override
+    public LogEntry requestStarted(RequestHead head, Outbound out) {
+        super.requestStarted(head, out);
+        return log.begin(head, framed(out));
+    }
+
+    @Override
+    public void bodyBytes(long n) {
+        log.bodyBytes(n);
+    }
+
+    @Override
+    public void responded(int status) {
+        super.responded(status);
+        log.status(status);
+    }
+
+    @Override
+    public void responseFramed(Outbound out) {
+        log.responseFramed(framed(out));
+    }
+
+    @Override
+    public void refusalFraming(String rule, int status, Outbound out) {
+        log.refused(rule, status, framed(out));
+    }
+
+    @Override
+    public void closing() {
+        log.closed();
+    }
+}
