@@ -2,6 +2,7 @@ package dev.fleche.transport.internal.http2;
 
 import dev.fleche.transport.internal.http1.Connection;
 import dev.fleche.transport.internal.channel.ConnectionChannel;
+import dev.fleche.transport.internal.channel.Origin;
 import dev.fleche.transport.internal.telemetry.Counters;
 import dev.fleche.transport.internal.loop.Reactor;
 import dev.fleche.transport.HttpFields;
