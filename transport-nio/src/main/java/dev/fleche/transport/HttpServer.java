@@ -2,7 +2,7 @@ package dev.fleche.transport;
 
 import dev.fleche.transport.internal.loop.Acceptor;
 import dev.fleche.transport.internal.channel.HandshakeTasks;
-import dev.fleche.transport.internal.Http1Connections;
+import dev.fleche.transport.internal.Protocols;
 import dev.fleche.transport.internal.MetricsSnapshot;
 import dev.fleche.transport.internal.loop.Reactor;
 import dev.fleche.transport.internal.loop.UnixSocketListener;
@@ -92,14 +92,15 @@ public final class HttpServer implements AutoCloseable {
                     : AccessLogWriter.start(options.accessLog(), "fleche-access-log-" + port);
             Reactor[] loops = new Reactor[options.reactors()];
             for (int i = 0; i < loops.length; i++) {
-                loops[i] = new Reactor(options, handler, open, handshakeTasks, accessLog, Http1Connections.factory());
+                loops[i] = new Reactor(options, handler, open, handshakeTasks, accessLog, Protocols.connections(options));
             }
             for (int i = 0; i < loops.length; i++) {
                 loops[i].start("fleche-reactor-" + port + "-" + i);
             }
             channel = server;
             reactors = loops;
-            acceptor = new Acceptor(server, loops, open, options.maxConnections(), options.errorRenderer(),
+            acceptor = new Acceptor(server, loops, open, options.maxConnections(),
+                    Protocols.overloadAnswer(options.errorRenderer()),
                     options.tls() == null, accessLog);
             acceptorThread = new Thread(acceptor, "fleche-acceptor-" + port);
             acceptorThread.start();

@@ -1,6 +1,6 @@
 package dev.fleche.transport;
 
-import dev.fleche.transport.internal.proxy.AddressRange;
+import dev.fleche.transport.internal.channel.AddressRange;
 
 import java.util.ArrayList;
 import java.util.List;

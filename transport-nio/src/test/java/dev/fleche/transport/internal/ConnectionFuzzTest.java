@@ -1,6 +1,7 @@
 package dev.fleche.transport.internal;
 
-import dev.fleche.transport.internal.http1.Connection;
+import dev.fleche.transport.internal.http1.Http1Connection;
+import dev.fleche.transport.internal.http1.Http1Shared;
 import dev.fleche.transport.internal.http2.Http2Connection;
 import dev.fleche.transport.internal.channel.Origin;
 import dev.fleche.transport.internal.loop.Reactor;
@@ -37,7 +38,7 @@ import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 
 /**
- * Fuzzes a whole {@link Connection}: a real one, on a real {@link Reactor} that is never started — the fuzz thread
+ * Fuzzes a whole {@link Http1Connection}: a real one, on a real {@link Reactor} that is never started — the fuzz thread
  * is its loop thread ({@link Reactor#driveFromCallingThread}) — reading the client's bytes from a {@link FakeChannel}
  * (through the test hook {@link Reactor#channelFactory}) and writing into it. The input ({@link ConnectionScript})
  * chooses the options, how reads cut the bytes, how much each write takes (nothing, a few bytes, all: back-pressure),
@@ -75,6 +76,8 @@ class ConnectionFuzzTest {
 
     private static final long[] CLOCK = {1_000_000_000L};
     private static final Reactor[] REACTORS = new Reactor[8];
+    /** What each reactor's HTTP/1.1 connections share (its head-parser pool among them). */
+    private static final Http1Shared[] SHARED = new Http1Shared[8];
     /** The small output budgets of a client that never reads (options 4-7). */
     private static final int SMALL_BUDGET = 2048;
     private static final AtomicInteger OPEN = new AtomicInteger();
@@ -126,12 +129,15 @@ class ConnectionFuzzTest {
         }
         Reactor reactor = REACTORS[choice];
         if (reactor == null) {
-            reactor = new Reactor(options(choice), exchange -> current.dispatched(exchange), OPEN, null, null,
-                    Connection::new);
+            ServerOptions options = options(choice);
+            Http1Shared shared = Protocols.http1(options);
+            reactor = new Reactor(options, exchange -> current.dispatched(exchange), OPEN, null, null,
+                    Protocols.connections(options, shared));
             reactor.channelFactory = (socket, listener) -> current.channel;
             reactor.driveFromCallingThread();
-            reactor.returnParser(reactor.borrowParser()); // the pool holds one: a leak shows as one fewer
+            shared.returnParser(shared.borrowParser()); // the pool holds one: a leak shows as one fewer
             REACTORS[choice] = reactor;
+            SHARED[choice] = shared;
         }
         reactor.driveFromCallingThread(); // Jazzer may call from another thread than the last input's
         return reactor;
@@ -237,7 +243,8 @@ class ConnectionFuzzTest {
         final ArrayDeque<Action> pending = new ArrayDeque<>();
         /** Whether the transport aborted a response the handler streamed on the reactor above the watermark. */
         boolean aborted;
-        Connection connection;
+        final Http1Shared shared;
+        Http1Connection connection;
         /** Told at the first {@code reject} event: whether the refusal answers a {@code HEAD} request (no body). */
         Boolean refusedHead;
         /** A client that never reads, over HTTP/2: the channel's reads when the output first reached its budget. */
@@ -245,6 +252,7 @@ class ConnectionFuzzTest {
 
         Run(Reactor reactor, ConnectionScript script) {
             this.reactor = reactor;
+            this.shared = SHARED[java.util.Arrays.asList(REACTORS).indexOf(reactor)];
             this.script = script;
             this.channel = new FakeChannel(script);
         }
@@ -252,10 +260,10 @@ class ConnectionFuzzTest {
         void go() throws IOException {
             CAPTURE.clear();
             current = this;
-            int parsersBefore = reactor.pooledParsers();
+            int parsersBefore = shared.pooledParsers();
             OPEN.incrementAndGet();
             reactor.now = CLOCK[0];
-            connection = new Connection(reactor, null, nextId++, Origin.of(null), null);
+            connection = new Http1Connection(reactor, null, nextId++, Origin.of(null), null, shared);
             connection.opened(key);
             int most = STEPS_PER_BYTE * script.message().length + 16;
             for (int n = 0; n < most && channel.readable() && key.isValid(); n++) {
@@ -466,7 +474,7 @@ class ConnectionFuzzTest {
             assertEquals(0, reactor.scheduledTasks(), "scheduled tasks left");
             assertEquals(0, reactor.counters().queuedOutputBytes, "queued output left counted");
             assertTrue(reactor.stagingOwner == null && reactor.staging.size() == 0, "staging buffer not released");
-            assertEquals(parsersBefore, reactor.pooledParsers(), "head parsers in the pool");
+            assertEquals(parsersBefore, shared.pooledParsers(), "head parsers in the pool");
             assertEquals(0, OPEN.get(), "open connections");
         }
 

@@ -1,6 +1,8 @@
 package dev.fleche.transport.internal.http2;
 
-import dev.fleche.transport.internal.http1.Connection;
+import dev.fleche.transport.internal.Protocols;
+import dev.fleche.transport.internal.http1.Http1Connection;
+import dev.fleche.transport.internal.http1.Http1Shared;
 import dev.fleche.transport.internal.channel.ConnectionChannel;
 import dev.fleche.transport.internal.channel.Origin;
 import dev.fleche.transport.internal.telemetry.Counters;
@@ -96,12 +98,13 @@ public final class WindowUpdateCost {
 
         Bench(boolean connectionWindow) throws IOException {
             ServerOptions options = ServerOptions.builder().address("127.0.0.1", 0).reactors(1).build();
+            Http1Shared shared = Protocols.http1(options);
             reactor = new Reactor(options, exchange -> exchange.respond(200, new HttpFields(), ANSWER),
-                    new AtomicInteger(), null, null, Connection::new);
+                    new AtomicInteger(), null, null, Protocols.connections(options, shared));
             reactor.channelFactory = (socket, listener) -> channel;
             reactor.driveFromCallingThread();
             key = new MemoryKey(SocketChannel.open());
-            Connection first = new Connection(reactor, null, 1, Origin.of(null), null);
+            Http1Connection first = new Http1Connection(reactor, null, 1, Origin.of(null), null, shared);
             first.opened(key);
             ByteBuffer start = ByteBuffer.allocate(64 * 1024);
             start.put("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));

@@ -1,12 +1,8 @@
 package dev.fleche.transport.internal.exchange;
 
-import dev.fleche.transport.internal.http1.Connection;
 import dev.fleche.transport.internal.telemetry.Events;
 import dev.fleche.transport.internal.channel.FileRegion;
-import dev.fleche.transport.internal.http2.Http2Connection;
-import dev.fleche.transport.internal.loop.Reactor;
 import dev.fleche.transport.internal.rules.Refusal;
-import dev.fleche.transport.internal.http1.ResponseEncoder;
 import dev.fleche.transport.HttpExchange;
 import dev.fleche.transport.HttpFields;
 import dev.fleche.transport.ProxyInfo;
@@ -255,7 +251,7 @@ public final class Exchange implements HttpExchange {
 
     @Override
     public void respond(int status, String reason, HttpFields headers, byte[] body) {
-        ResponseEncoder.checkStatus(status);
+        Responses.checkStatus(status);
         Objects.requireNonNull(headers, "headers");
         Objects.requireNonNull(body, "body");
         if (!CLAIM.compareAndSet(this, Claim.OPEN, Claim.WRITTEN)) {
@@ -266,7 +262,7 @@ public final class Exchange implements HttpExchange {
 
     @Override
     public OutputStream startResponse(int status, String reason, HttpFields headers, long contentLength) {
-        ResponseEncoder.checkStatus(status);
+        Responses.checkStatus(status);
         Objects.requireNonNull(headers, "headers");
         if (contentLength < -1) {
             throw new IllegalArgumentException("contentLength must be >= -1, was " + contentLength);
@@ -299,22 +295,17 @@ public final class Exchange implements HttpExchange {
      * @throws IllegalStateException when a response was started already
      */
     void respondFile(int status, HttpFields headers, FileRegion region) {
-        ResponseEncoder.checkStatus(status);
+        Responses.checkStatus(status);
         if (!CLAIM.compareAndSet(this, Claim.OPEN, Claim.WRITTEN)) {
             region.close();
             throw new IllegalStateException("response already started");
         }
-        ((Connection) door).respondFile(stream, status, headers, region);
+        door.respondFile(stream, status, headers, region);
     }
 
     /** Whether {@link #respondFile} may be used: an HTTP/1.x connection on a plain socket. */
     boolean takesFileRegions() {
-        return door instanceof Connection connection && connection.takesFileRegions();
-    }
-
-    /** The reactor of this exchange's connection. */
-    Reactor reactor() {
-        return door instanceof Connection connection ? connection.reactor : ((Http2Connection) door).reactor;
+        return door.takesFileRegions();
     }
 
     /** The connection the exchange reaches its loop through (the body pacing needs its queue). */

@@ -1,7 +1,6 @@
 package dev.fleche.transport.internal.exchange;
 
 import dev.fleche.transport.internal.channel.FileRegion;
-import dev.fleche.transport.internal.loop.Reactor;
 import dev.fleche.transport.internal.rules.StaticRule;
 import dev.fleche.transport.ErrorRenderer;
 import dev.fleche.transport.HttpExchange;
@@ -60,14 +59,9 @@ public final class StaticTransfers {
      */
     public static void refused(HttpExchange exchange, StaticRule rule) {
         Exchange ex = (Exchange) exchange;
-        Reactor reactor = ex.reactor();
-        reactor.counters.refused(rule);
         if (ex.logEntry != null) {
             ex.logEntry.rule = rule.name();
         }
-        if (reactor.events.on()) {
-            reactor.events.emit("reject", ex.connectionId(),
-                    "status=" + rule.status() + " reason=\"" + rule.reason() + "\" rule=" + rule.name());
-        }
+        ex.door().refused(rule);
     }
 }

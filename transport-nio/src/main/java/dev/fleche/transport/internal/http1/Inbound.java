@@ -1,7 +1,6 @@
 package dev.fleche.transport.internal.http1;
 
 import dev.fleche.transport.internal.rules.RateWindow;
-import dev.fleche.transport.internal.loop.Reactor;
 import dev.fleche.transport.http1.RequestException;
 import dev.fleche.transport.http1.RequestHead;
 import dev.fleche.transport.http1.RequestHeadParser;
@@ -11,7 +10,7 @@ import java.util.Arrays;
 
 /**
  * The inbound part of an HTTP/1.1 connection: the bytes it has read but cannot use yet, the request-head parser
- * while a head is incomplete (borrowed from the reactor's pool), and the request-body decoder. It decides
+ * while a head is incomplete (borrowed from the reactor's pool, {@link Http1Shared}), and the request-body decoder. It decides
  * nothing: the connection feeds it and acts on what it returns. Reactor thread only.
  *
  * <p>Leftover bytes are a head split across reads or a pipelined request waiting for the response in flight. They
@@ -60,21 +59,21 @@ final class Inbound {
     }
 
     /** Parses head bytes from {@code bytes[offset, end)}; returns the index after the last byte used. */
-    int parseHead(Reactor reactor, byte[] bytes, int offset, int end) throws RequestException {
+    int parseHead(Http1Shared shared, byte[] bytes, int offset, int end) throws RequestException {
         if (parser == null) {
-            parser = reactor.borrowParser();
+            parser = shared.borrowParser();
         }
         return parser.parse(bytes, offset, end);
     }
 
     /** The head once complete (the parser then goes back to the pool), else null. */
-    RequestHead completedHead(Reactor reactor) {
+    RequestHead completedHead(Http1Shared shared) {
         RequestHeadParser current = parser;
         if (current == null || !current.isComplete()) {
             return null;
         }
         RequestHead head = current.take();
-        reactor.returnParser(current);
+        shared.returnParser(current);
         parser = null;
         return head;
     }
@@ -107,9 +106,9 @@ final class Inbound {
     }
 
     /** On close: gives the parser back and drops what is kept. */
-    void release(Reactor reactor) {
+    void release(Http1Shared shared) {
         if (parser != null) {
-            reactor.returnParser(parser);
+            shared.returnParser(parser);
             parser = null;
         }
         if (body != null) {

@@ -1,59 +1,29 @@
 package dev.fleche.transport.internal.http1;
 
-import dev.fleche.transport.internal.loop.ByteSink;
+import dev.fleche.transport.ErrorRenderer;
+import dev.fleche.transport.HttpFields;
+import dev.fleche.transport.MinDataRate;
+import dev.fleche.transport.http1.RequestHead;
 import dev.fleche.transport.internal.channel.ConnectionChannel;
 import dev.fleche.transport.internal.channel.FileRegion;
-import dev.fleche.transport.internal.channel.PlainChannel;
-import dev.fleche.transport.internal.rules.RateWindow;
-import dev.fleche.transport.internal.loop.Reactor;
 import dev.fleche.transport.internal.exchange.ResponseHead;
-import dev.fleche.transport.MinDataRate;
-
-import dev.fleche.transport.HttpFields;
-import dev.fleche.transport.http1.RequestHead;
-
-import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.util.ArrayDeque;
-import java.util.Arrays;
+import dev.fleche.transport.internal.exchange.Responses;
+import dev.fleche.transport.internal.loop.ByteSink;
+import dev.fleche.transport.internal.loop.Reactor;
+import dev.fleche.transport.internal.loop.WriteQueue;
+import dev.fleche.transport.internal.rules.RateWindow;
 
 /**
- * The outbound part of an HTTP/1.1 connection, built like {@code Inbound} from what it works with (the reactor, the
- * channel): frames responses (whole, streamed, {@code 100 Continue}, refusals, a head whose body is a
- * {@link FileRegion}) into the reactor's staging buffer, writes them through the {@link ConnectionChannel} in request
- * order, and queues what the channel does not take — a file region in its turn, sent with {@code transferTo}. It
- * holds the framing of the response in flight (streamed, chunked, closing) and the write-stall clock. It never
- * decides the connection's state (the connection reads {@link #queued()} and acts) and never touches another
- * connection: the reactor hands its staging buffer over ({@link Reactor#stage}). Reactor thread only, except
- * {@link #queuedBytes()}, read by blocked writers.
- *
- * <p>Writes only stage bytes: the reactor flushes the staging buffer's owner once a unit of work is done (a
- * readiness event, a task, the timers), so that responses produced together (pipelining) leave in one write.
+ * The outbound part of an HTTP/1.1 connection: the connection's {@link WriteQueue}, into which it frames responses
+ * (whole, streamed, {@code 100 Continue}, refusals, a head whose body is a {@link FileRegion}) with the reactor's
+ * {@link ResponseEncoder}. It holds the framing of the response in flight (streamed, chunked, closing) and the
+ * minimum response rate's window; the connection takes one when it has something to frame and lets it go once all is
+ * written (an idle keep-alive connection holds none). It never decides the connection's state. Reactor thread only,
+ * except {@link #queuedBytes()}, read by blocked writers.
  */
-public final class Outbound {
-    /** Bodies up to this are copied into the staging buffer; larger ones are queued as they are. */
-    private static final int INLINE_BODY_BYTES = 8192;
-    /** Staged bytes beyond this are written at once rather than at the end of the unit of work. */
-    public static final int STAGING_FLUSH_BYTES = 16 * 1024;
-
-    /**
-     * In the queue, the place of the next {@link FileRegion} of {@link #files}: the queue stays one of byte buffers, and
-     * a region goes out exactly in its turn. Only its identity counts.
-     */
-    private static final ByteBuffer FILE_MARK = ByteBuffer.allocate(0);
-
-    private final Reactor reactor;
-    private final ConnectionChannel channel;
-    /** Whose bytes these are in the reactor's staging buffer. */
-    private final Reactor.Attachment owner;
-    private ArrayDeque<ByteBuffer> queue;
-    /** File regions queued (plain channel only), one {@link #FILE_MARK} each in {@link #queue}; null until one is. */
-    private ArrayDeque<FileRegion> files;
-    /** Bytes queued for the channel and not yet written; read by blocked writers on other threads. */
-    private volatile long queuedBytes;
-    private long lastWriteProgress;
-    /** The channel holds bytes of its own it could not write yet (TLS records): they go before ours. */
-    private boolean channelHolding;
+public final class Outbound extends WriteQueue {
+    private final ResponseEncoder encoder;
+    private final ErrorRenderer renderer;
 
     // the response in flight
     private boolean streamBody;
@@ -62,10 +32,10 @@ public final class Outbound {
     /** The minimum response rate's window, made the first time bytes wait for the client (null until then). */
     private RateWindow rate;
 
-    public Outbound(Reactor reactor, ConnectionChannel channel, Reactor.Attachment owner) {
-        this.reactor = reactor;
-        this.channel = channel;
-        this.owner = owner;
+    public Outbound(Reactor reactor, ConnectionChannel channel, Reactor.Attachment owner, ResponseEncoder encoder) {
+        super(reactor, channel, owner);
+        this.encoder = encoder;
+        this.renderer = reactor.options.errorRenderer();
     }
 
     /** A new exchange starts: forgets the previous response's framing. */
@@ -80,10 +50,10 @@ public final class Outbound {
     /** Frames a whole response to {@code request}. */
     void whole(RequestHead request, int status, String reason, HttpFields fields, byte[] body, boolean close) {
         boolean isHead = isHead(request);
-        reactor.encoder.encodeHead(stage(), status, reason, fields, body.length, false, close, keepAliveOn10(request),
+        encoder.encodeHead(stage(), status, reason, fields, body.length, false, close, keepAliveOn10(request),
                 isHead);
-        if (!isHead && ResponseEncoder.bodyAllowed(status)) {
-            appendBody(body, body.length);
+        if (!isHead && Responses.bodyAllowed(status)) {
+            raw(body, 0, body.length);
         }
     }
 
@@ -91,10 +61,10 @@ public final class Outbound {
     void streamHead(RequestHead request, ResponseHead head, boolean close) {
         boolean chunked = head.chunked() && request.minorVersion() != 0;
         boolean isHead = isHead(request);
-        reactor.encoder.encodeHead(stage(), head.status(), head.reason(), head.fields(),
+        encoder.encodeHead(stage(), head.status(), head.reason(), head.fields(),
                 head.contentLength(), chunked, close, keepAliveOn10(request), isHead);
         streamCloses = close;
-        streamBody = !isHead && ResponseEncoder.bodyAllowed(head.status());
+        streamBody = !isHead && Responses.bodyAllowed(head.status());
         streamChunked = chunked && streamBody;
     }
 
@@ -114,10 +84,10 @@ public final class Outbound {
                 ByteSink sink = stage();
                 sink.putHex(length);
                 sink.put(ResponseEncoder.CRLF);
-                appendBody(data, length);
+                raw(data, 0, length);
                 stage().put(ResponseEncoder.CRLF);
             } else {
-                appendBody(data, length);
+                raw(data, 0, length);
             }
         }
     }
@@ -137,192 +107,24 @@ public final class Outbound {
      */
     void file(RequestHead request, int status, HttpFields fields, FileRegion region, boolean close) {
         boolean isHead = isHead(request);
-        reactor.encoder.encodeHead(stage(), status, null, fields, region.remaining(), false, close,
+        encoder.encodeHead(stage(), status, null, fields, region.remaining(), false, close,
                 keepAliveOn10(request), isHead);
-        if (isHead || !ResponseEncoder.bodyAllowed(status) || region.done()) {
+        if (isHead || !Responses.bodyAllowed(status) || region.done()) {
             region.close();
             return;
         }
-        stagingToQueue();
-        if (files == null) {
-            files = new ArrayDeque<>(2);
-        }
-        files.add(region);
-        enqueue(FILE_MARK);
-        addQueued(region.remaining());
+        file(region);
     }
 
     /** Frames a refusal of the transport's own; the connection closes after it. */
     void refusal(int status, String reason, boolean head) {
-        reactor.encoder.encodeRefusal(stage(), status, reason, reactor.options.errorRenderer(), null, head);
+        encoder.encodeRefusal(stage(), status, reason, renderer, null, head);
         streamCloses = true;
     }
 
     /** Frames {@code 100 Continue} (the connection asks once per exchange). */
     void sendContinue() {
         stage().put(ResponseEncoder.CONTINUE);
-    }
-
-    /** Where the staged bytes end now; a failed head is cut back to it with {@link #truncate}. */
-    int mark() {
-        return stage().size();
-    }
-
-    void truncate(int mark) {
-        stage().truncate(mark);
-    }
-
-    // ---------------------------------------------------------------- staging and queue
-
-    /** The reactor's staging buffer, handed to this connection (the reactor writes another owner's bytes first). */
-    private ByteSink stage() {
-        return reactor.stage(owner);
-    }
-
-    /** Bytes staged by this connection and not yet written. */
-    public int stagedBytes() {
-        return reactor.stagedBy(owner);
-    }
-
-    private void appendBody(byte[] body, int length) {
-        raw(body, 0, length);
-    }
-
-    /**
-     * Bytes framed by the caller (HTTP/2 frames): copied into the staging buffer when small, else queued as they
-     * are, after what is staged (the array must not change until written).
-     */
-    public void raw(byte[] bytes, int offset, int length) {
-        if (length <= INLINE_BODY_BYTES) {
-            stage().put(bytes, offset, length);
-            return;
-        }
-        stagingToQueue();
-        enqueue(ByteBuffer.wrap(bytes, offset, length));
-    }
-
-    /** Moves the staged bytes behind the queue; the connection stays the staging owner so that the reactor flushes it. */
-    private void stagingToQueue() {
-        ByteSink staging = stage();
-        if (staging.size() > 0) {
-            enqueue(ByteBuffer.wrap(staging.toByteArray()));
-            staging.clear();
-        }
-    }
-
-    private void enqueue(ByteBuffer buffer) {
-        if (queue == null) {
-            queue = new ArrayDeque<>(4);
-        }
-        if (queue.isEmpty()) {
-            lastWriteProgress = reactor.now; // the write-stall clock starts when bytes start waiting
-        }
-        queue.add(buffer);
-        addQueued(buffer.remaining());
-    }
-
-    /** {@code n} more bytes queued (fewer when negative): this connection's count and its reactor's gauge. */
-    private void addQueued(long n) {
-        queuedBytes += n;
-        reactor.counters.queuedOutputBytes += n;
-    }
-
-    /** Whether bytes are queued that the channel has not taken yet, or that the channel has not sent yet. */
-    public boolean queued() {
-        return channelHolding || (queue != null && !queue.isEmpty());
-    }
-
-    /** Whether anything of this connection waits to be written, staged or queued. */
-    boolean pending() {
-        return queued() || stagedBytes() > 0;
-    }
-
-    /** Queued bytes not yet written, for blocked writers on any thread. */
-    public long queuedBytes() {
-        return queuedBytes;
-    }
-
-    public long lastWriteProgress() {
-        return lastWriteProgress;
-    }
-
-    /**
-     * Writes the staged bytes, then the queue, as far as the channel takes them; the rest stays queued (the
-     * connection keeps {@code OP_WRITE} on while {@link #queued()}). Returns the number of bytes written.
-     */
-    public long flush() throws IOException {
-        long written = 0;
-        if (reactor.stages(owner)) {
-            ByteSink staging = reactor.staging;
-            int size = staging.size();
-            try {
-                if (size > 0 && !queued() && channelFlushed(channel)) {
-                    ByteBuffer direct = ByteBuffer.wrap(staging.array(), 0, size);
-                    written += channel.write(direct);
-                    if (direct.hasRemaining()) {
-                        enqueue(ByteBuffer.wrap(Arrays.copyOfRange(staging.array(), direct.position(), size)));
-                    }
-                } else if (size > 0) {
-                    enqueue(ByteBuffer.wrap(staging.toByteArray()));
-                }
-            } finally {
-                reactor.releaseStaging(owner);
-            }
-        }
-        written += writeQueue(channel);
-        if (written > 0) {
-            lastWriteProgress = reactor.now;
-        }
-        return written;
-    }
-
-    /** Lets the channel write bytes of its own first (TLS records); returns whether it holds none now. */
-    private boolean channelFlushed(ConnectionChannel channel) throws IOException {
-        channelHolding = !channel.flush();
-        return !channelHolding;
-    }
-
-    private long writeQueue(ConnectionChannel channel) throws IOException {
-        ArrayDeque<ByteBuffer> waiting = queue;
-        if (!channelFlushed(channel) || waiting == null || waiting.isEmpty()) {
-            return 0;
-        }
-        long total = 0;
-        while (!waiting.isEmpty()) {
-            ByteBuffer head = waiting.peek();
-            if (head == FILE_MARK) {
-                FileRegion region = files.peek();
-                total += region.transferTo(((PlainChannel) channel).socket()); // Changed: the connection closes
-                if (!region.done()) {
-                    break;
-                }
-                region.close();
-                files.poll();
-                waiting.poll();
-                continue;
-            }
-            total += channel.write(head);
-            if (head.hasRemaining()) {
-                break;
-            }
-            waiting.poll();
-        }
-        if (total > 0) {
-            addQueued(-total);
-        }
-        return total;
-    }
-
-    /** On close: forgets the queued bytes, and closes the files it had yet to send. */
-    public void drop() {
-        queue = null;
-        addQueued(-queuedBytes);
-        if (files != null) {
-            for (FileRegion region : files) {
-                region.close();
-            }
-            files = null;
-        }
     }
 
     // ---------------------------------------------------------------- minimum data rate

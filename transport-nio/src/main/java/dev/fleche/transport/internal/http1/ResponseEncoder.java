@@ -2,15 +2,12 @@ package dev.fleche.transport.internal.http1;
 
 import dev.fleche.transport.internal.exchange.Ascii;
 import dev.fleche.transport.internal.loop.ByteSink;
-import dev.fleche.transport.internal.telemetry.Events;
+import dev.fleche.transport.internal.exchange.HttpDate;
+import dev.fleche.transport.internal.exchange.Responses;
 import dev.fleche.transport.ErrorRenderer;
 import dev.fleche.transport.HttpFields;
 
 import java.nio.charset.StandardCharsets;
-import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
-import java.util.Locale;
 
 /**
  * Encodes response heads: status line, the handler's fields (validated against response splitting), and the
@@ -24,13 +21,18 @@ public final class ResponseEncoder {
     private static final byte[][] STATUS_LINES = new byte[600][];
     /** The standard phrase of each status below 600, so that a handler passing it gets the cached line. */
     private static final String[] PHRASES = new String[600];
-    /** RFC 9110 5.6.7; not {@code RFC_1123_DATE_TIME}, which writes days 1-9 with one digit. */
-    private static final DateTimeFormatter IMF_FIXDATE =
-            DateTimeFormatter.ofPattern("EEE, dd MMM yyyy HH:mm:ss 'GMT'", Locale.US);
 
-    private long dateSecond = Long.MIN_VALUE;
-    private byte[] dateField;
-    private String dateText;
+    private final HttpDate date;
+
+    /** An encoder with its own {@code Date} cache (the acceptor's, a test's). */
+    public ResponseEncoder() {
+        this(new HttpDate());
+    }
+
+    /** An encoder that takes the {@code Date} from {@code date} (its reactor's, which HTTP/2 shares). */
+    public ResponseEncoder(HttpDate date) {
+        this.date = date;
+    }
 
     static {
         for (int status = 100; status < 600; status++) {
@@ -72,9 +74,9 @@ public final class ResponseEncoder {
             out.put(CRLF);
         }
         if (!hasDate) {
-            out.put(date());
+            out.put(date.field());
         }
-        if (bodyAllowed(status)) {
+        if (Responses.bodyAllowed(status)) {
             if (chunked) {
                 out.putAscii("Transfer-Encoding: chunked\r\n");
             } else if (contentLength >= 0 && !(isHead && fields.contains("Content-Length"))) {
@@ -98,7 +100,7 @@ public final class ResponseEncoder {
      */
     public void encodeRefusal(ByteSink out, int status, String reason, ErrorRenderer renderer, HttpFields extra,
                        boolean head) {
-        ErrorRenderer.Body body = renderError(renderer, status, reason);
+        ErrorRenderer.Body body = Responses.renderError(renderer, status, reason);
         HttpFields fields = new HttpFields(extra == null ? 1 : 1 + extra.size()).add("Content-Type", body.contentType());
         if (extra != null) {
             for (int i = 0; i < extra.size(); i++) {
@@ -111,26 +113,8 @@ public final class ResponseEncoder {
         }
     }
 
-    /** The configured renderer's body, or plain text when it fails (an error page must never fail). */
-    public static ErrorRenderer.Body renderError(ErrorRenderer renderer, int status, String reason) {
-        try {
-            return renderer.render(status, reason);
-        } catch (RuntimeException e) {
-            Events.warn("error-renderer-failed", -1, e);
-            return ErrorRenderer.PLAIN_TEXT.render(status, reason);
-        }
-    }
-
-    /** Throws unless {@code status} has three digits (RFC 9110 15: 100..999; a client treats an unknown one by its class). */
-    public static int checkStatus(int status) {
-        if (status < 100 || status > 999) {
-            throw new IllegalArgumentException("status must be 100..999, was " + status);
-        }
-        return status;
-    }
-
     private static void putStatusLine(ByteSink out, int status, String reason) {
-        checkStatus(status);
+        Responses.checkStatus(status);
         if (reason == null || reason.isEmpty() || (status < PHRASES.length && reason.equals(PHRASES[status]))
                 || !isReasonPhrase(reason)) {
             if (status < STATUS_LINES.length) {
@@ -157,11 +141,6 @@ public final class ResponseEncoder {
             }
         }
         return true;
-    }
-
-    /** Whether a response with {@code status} may carry a body (and framing fields). */
-    public static boolean bodyAllowed(int status) {
-        return status >= 200 && status != 204 && status != 304;
     }
 
     private static boolean isFramingField(String name, boolean keepLength) {
@@ -197,28 +176,6 @@ public final class ResponseEncoder {
                 throw new IllegalArgumentException("invalid character in response header value (code " + (int) c + ")");
             }
             out.put((byte) c);
-        }
-    }
-
-    /** The {@code Date} field line for the current second, recomputed at most once a second. */
-    byte[] date() {
-        refreshDate();
-        return dateField;
-    }
-
-    /** The {@code Date} value for the current second (HTTP/2 encodes it as a field, not a line). */
-    public String dateValue() {
-        refreshDate();
-        return dateText;
-    }
-
-    private void refreshDate() {
-        long now = System.currentTimeMillis() / 1000;
-        if (now != dateSecond) {
-            String text = IMF_FIXDATE.format(Instant.ofEpochSecond(now).atOffset(ZoneOffset.UTC));
-            dateField = ("Date: " + text + "\r\n").getBytes(StandardCharsets.US_ASCII);
-            dateText = text;
-            dateSecond = now;
         }
     }
 

@@ -1,5 +1,10 @@
 package dev.fleche.transport.internal.http2;
 
+import dev.fleche.transport.internal.channel.FileRegion;
+import dev.fleche.transport.internal.exchange.HttpDate;
+import dev.fleche.transport.internal.exchange.Responses;
+import dev.fleche.transport.internal.loop.WriteQueue;
+
 import dev.fleche.transport.internal.exchange.BodyInput;
 import dev.fleche.transport.internal.channel.ConnectionChannel;
 import dev.fleche.transport.internal.exchange.ConnectionDoor;
@@ -7,23 +12,17 @@ import dev.fleche.transport.internal.rules.Deadline;
 import dev.fleche.transport.internal.rules.Deadlines;
 import dev.fleche.transport.internal.exchange.Exchange;
 import dev.fleche.transport.internal.telemetry.Http2AccessLog;
-import dev.fleche.transport.internal.exchange.LoopHop;
 import dev.fleche.transport.internal.channel.Origin;
-import dev.fleche.transport.internal.http1.Outbound;
 import dev.fleche.transport.internal.rules.RateWindow;
 import dev.fleche.transport.internal.loop.Reactor;
 import dev.fleche.transport.internal.rules.Refusal;
-import dev.fleche.transport.internal.http1.ResponseEncoder;
 import dev.fleche.transport.internal.exchange.ResponseHead;
 import dev.fleche.transport.internal.telemetry.Telemetry;
 import dev.fleche.transport.internal.loop.TimerNode;
 import dev.fleche.transport.ErrorRenderer;
 import dev.fleche.transport.HttpFields;
-import dev.fleche.transport.ProxyInfo;
 import dev.fleche.transport.RequestBodyException;
 import dev.fleche.transport.ServerOptions;
-import dev.fleche.transport.Timeout;
-import dev.fleche.transport.TlsInfo;
 import dev.fleche.transport.http1.ProtocolRule;
 import dev.fleche.transport.http1.RequestException;
 import dev.fleche.transport.http1.RequestHead;
@@ -37,7 +36,6 @@ import dev.fleche.transport.internal.http2.Http2Exception;
 import dev.fleche.transport.internal.http2.RequestFields;
 
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.charset.StandardCharsets;
@@ -46,7 +44,6 @@ import java.util.Arrays;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 import javax.net.ssl.SSLException;
 
 /**
@@ -75,7 +72,7 @@ import javax.net.ssl.SSLException;
  * </pre>
  */
 public final class Http2Connection extends TimerNode
-        implements Reactor.Attachment, ConnectionChannel.Listener, Deadlines.Input, ConnectionDoor, LoopHop.OnLoop,
+        implements Reactor.Attachment, ConnectionChannel.Listener, Deadlines.Input, ConnectionDoor.Behind,
         FrameReader.Listener {
     public final Reactor reactor;
 
@@ -139,7 +136,9 @@ public final class Http2Connection extends TimerNode
     private boolean drainTaskQueued;
     private final Deadlines deadlines;
     private final Telemetry telemetry;
-    private final Outbound outbound;
+    private final WriteQueue outbound;
+    /** The one way up from this connection's exchanges (it hops onto the loop and calls this connection). */
+    private final ConnectionDoor door;
     private final FrameReader reader;
     private final HpackDecoder decoder;
     private final Http2Framer framer;
@@ -175,7 +174,8 @@ public final class Http2Connection extends TimerNode
     private long windowProgress;
     private final Http2Budgets budgets;
 
-    public Http2Connection(Reactor reactor, ConnectionChannel channel, long id, SelectionKey key, Origin origin) {
+    public Http2Connection(Reactor reactor, ConnectionChannel channel, long id, SelectionKey key, Origin origin,
+            HttpDate date) {
         this.reactor = reactor;
         this.origin = origin;
         this.channel = channel;
@@ -183,12 +183,13 @@ public final class Http2Connection extends TimerNode
         this.key = key;
         this.options = reactor.options;
         this.deadlines = new Deadlines(options, reactor.now);
-        this.telemetry = new Telemetry(reactor, id);
-        this.outbound = new Outbound(reactor, channel, this);
+        this.telemetry = new Telemetry(reactor.counters, reactor.events, id);
+        this.outbound = new WriteQueue(reactor, channel, this);
+        this.door = new ConnectionDoor(reactor, id, channel, origin, telemetry, this);
         this.reader = new FrameReader(options.http2MaxFrameBytes());
         this.decoder = new HpackDecoder(options.http2HeaderTableBytes(), options.maxHeaderBytes());
         this.block = new HeaderBlock(options.maxHeaderBytes() * 2, options.http2MaxContinuationFrames());
-        this.framer = new Http2Framer(outbound, reactor.encoder);
+        this.framer = new Http2Framer(outbound, date);
         this.accessLog = reactor.accessLog == null ? null
                 : new Http2AccessLog(reactor.accessLog, id, channel, options.nanoClock());
         this.budgets = new Http2Budgets(options, reactor.now);
@@ -237,7 +238,7 @@ public final class Http2Connection extends TimerNode
         lastProcessed = 1;
         H2Stream s = new H2Stream(1, true, peerSettings.initialWindow(), receiveWindowOfStream());
         streams.put(1, s);
-        Exchange ex = new Exchange(this, 1, asHttp2(head));
+        Exchange ex = new Exchange(door, 1, asHttp2(head));
         s.exchange = ex;
         telemetry.streamStarted(head);
         logBegins(s);
@@ -678,7 +679,7 @@ public final class Http2Connection extends TimerNode
                 startBodyRate(s);
             }
         }
-        Exchange ex = new Exchange(this, stream, head);
+        Exchange ex = new Exchange(door, stream, head);
         s.exchange = ex;
         telemetry.streamStarted(head);
         logBegins(s);
@@ -694,7 +695,7 @@ public final class Http2Connection extends TimerNode
             s.aggregate = new byte[(int) length]; // dispatched once the body is whole
             return;
         }
-        BodyInput input = new BodyInput(this, stream, ex::bodyOverLimit, options.inboundWindowBytes(), expectContinue);
+        BodyInput input = new BodyInput(door, stream, ex::bodyOverLimit, options.inboundWindowBytes(), expectContinue);
         s.body = input;
         ex.bodyStreaming(input);
         dispatch(s);
@@ -703,7 +704,7 @@ public final class Http2Connection extends TimerNode
     /** The stream's access-log entry begins (when the server has an access log). */
     private void logBegins(H2Stream s) {
         if (accessLog != null) {
-            s.log = accessLog.begin(s.exchange.head(), reactor.now, remoteAddress());
+            s.log = accessLog.begin(s.exchange.head(), reactor.now, origin.remote());
             s.exchange.logEntry = s.log;
         }
     }
@@ -906,7 +907,7 @@ public final class Http2Connection extends TimerNode
         telemetry.refused(rule);
         telemetry.rejected(rule.status(), why, rule.name());
         if (accessLog != null) {
-            accessLog.refused(rule.name(), rule.status(), 0, reactor.now, remoteAddress());
+            accessLog.refused(rule.name(), rule.status(), 0, reactor.now, origin.remote());
         }
     }
 
@@ -986,26 +987,11 @@ public final class Http2Connection extends TimerNode
         }
     }
 
-    // ---------------------------------------------------------------- the door (ConnectionDoor): any thread
-
-    @Override public long connectionId() { return id; }
-    @Override public ServerOptions options() { return options; }
-    @Override public TlsInfo tls() { return channel.tlsInfo(); }
-    @Override public String closeReason() { return closeReason; }
+    // ---------------------------------------------------------------- behind the door (ConnectionDoor), on the loop
 
     @Override
-    public InetSocketAddress remoteAddress() {
-        return origin.remote();
-    }
-
-    @Override
-    public InetSocketAddress localAddress() {
-        return origin.local();
-    }
-
-    @Override
-    public ProxyInfo proxy() {
-        return origin.proxy();
+    public String closeReason() {
+        return closeReason;
     }
 
     /** The stream's held-back bytes and the connection's queue: a writer waits on both. */
@@ -1013,27 +999,6 @@ public final class Http2Connection extends TimerNode
     public long queuedBytes(int stream) {
         H2Stream s = streams.get(stream);
         return (s == null ? 0 : s.pendingBytes) + outbound.queuedBytes();
-    }
-
-    // ---------------------------------------------------------------- the hop onto the loop (LoopHop)
-
-    @Override public boolean inLoop() { return reactor.inLoop(); }
-    @Override public void execute(Runnable task) { reactor.execute(task); }
-
-    @Override
-    public Timeout schedule(Runnable task, long delayNanos) {
-        return LoopHop.schedule(reactor, task, delayNanos);
-    }
-
-    @Override
-    public void respond(int stream, int status, String reason, HttpFields fields, byte[] body) {
-        LoopHop.respond(reactor, this, stream, status, reason, fields, body);
-    }
-
-    @Override
-    public void streamPart(int stream, ResponseHead head, byte[] data, int length, boolean last,
-            AtomicLong handedOver) {
-        LoopHop.streamPart(reactor, this, stream, head, data, length, last, handedOver);
     }
 
     @Override
@@ -1067,73 +1032,74 @@ public final class Http2Connection extends TimerNode
     }
 
     @Override
-    public void sendContinue(int stream) {
-        reactor.execute(() -> {
-            H2Stream s = writable(stream);
-            if (s != null && !s.headSent && !s.exchange.isResponseStarted()) {
-                s.awaitingContinue = false;
-                s.bodySince = reactor.now; // from now on the client owes the body
-                armTimer(reactor.now + Deadline.BODY.nanos(options));
-                startBodyRate(s);
-                framer.headers(s.id, 100, new HttpFields(0), -1, false);
-                flushOutput();
-            }
-        });
+    public void sendContinueOnLoop(int stream) {
+        H2Stream s = writable(stream);
+        if (s != null && !s.headSent && !s.exchange.isResponseStarted()) {
+            s.awaitingContinue = false;
+            s.bodySince = reactor.now; // from now on the client owes the body
+            armTimer(reactor.now + Deadline.BODY.nanos(options));
+            startBodyRate(s);
+            framer.headers(s.id, 100, new HttpFields(0), -1, false);
+            flushOutput();
+        }
     }
 
     @Override
-    public void readerCaughtUp(int stream) {
-        reactor.execute(() -> {
-            H2Stream s = streams.get(stream);
-            if (s != null && s.body != null && s.body.resumeStillWanted()) {
-                s.readerPaused = false;
-                s.bodySince = reactor.now;
-                armTimer(reactor.now + Deadline.BODY.nanos(options));
-                startBodyRate(s); // a new window: the time the handler held things up does not count
-                giveBack(s, true);
-            }
-        });
+    public void readerCaughtUpOnLoop(int stream) {
+        H2Stream s = streams.get(stream);
+        if (s != null && s.body != null && s.body.resumeStillWanted()) {
+            s.readerPaused = false;
+            s.bodySince = reactor.now;
+            armTimer(reactor.now + Deadline.BODY.nanos(options));
+            startBodyRate(s); // a new window: the time the handler held things up does not count
+            giveBack(s, true);
+        }
     }
 
     @Override
-    public void limitBody(int stream, long limit) {
-        reactor.execute(() -> {
-            H2Stream s = streams.get(stream);
-            if (s == null) {
-                return;
-            }
-            s.bodyLimit = Math.min(s.bodyLimit, limit);
-            if (s.received > limit || s.expectedLength > limit) {
-                refuseTooLarge(s, limit, false);
-            }
-        });
+    public void limitBodyOnLoop(int stream, long limit) {
+        H2Stream s = streams.get(stream);
+        if (s == null) {
+            return;
+        }
+        s.bodyLimit = Math.min(s.bodyLimit, limit);
+        if (s.received > limit || s.expectedLength > limit) {
+            refuseTooLarge(s, limit, false);
+        }
     }
 
     @Override
-    public void refuseClaimed(int stream, long limit) {
-        reactor.execute(() -> {
-            H2Stream s = streams.get(stream);
-            if (s != null) {
-                refuseTooLarge(s, limit, true);
-            }
-        });
+    public void refuseClaimedOnLoop(int stream, long limit) {
+        H2Stream s = streams.get(stream);
+        if (s != null) {
+            refuseTooLarge(s, limit, true);
+        }
     }
 
     @Override
-    public void abort(int stream) {
-        reactor.execute(() -> {
-            telemetry.aborted();
-            H2Stream s = streams.get(stream);
-            if (s != null && s.localOpen()) {
-                resetStream(stream, Http2Error.INTERNAL_ERROR, "the handler aborted its exchange");
-                flushOutput();
-            }
-        });
+    public void abortOnLoop(int stream) {
+        telemetry.aborted();
+        H2Stream s = streams.get(stream);
+        if (s != null && s.localOpen()) {
+            resetStream(stream, Http2Error.INTERNAL_ERROR, "the handler aborted its exchange");
+            flushOutput();
+        }
     }
 
     @Override
     public void departureWatched(int stream) {
         // HTTP/2 tells a departure with RST_STREAM or the connection's end; nothing to decide here.
+    }
+
+    /** HTTP/2 frames every body itself: no file regions. */
+    @Override
+    public boolean takesFileRegions() {
+        return false;
+    }
+
+    @Override
+    public void respondFileOnLoop(int stream, int status, HttpFields fields, FileRegion region) {
+        region.close(); // never asked: takesFileRegions() is false
     }
 
     // ---------------------------------------------------------------- responses
@@ -1165,7 +1131,7 @@ public final class Http2Connection extends TimerNode
 
     /** The transport's own answer on {@code s}, whose response it claimed; the stream ends with it. */
     private void answerError(H2Stream s, int status, String reason) {
-        ErrorRenderer.Body body = ResponseEncoder.renderError(options.errorRenderer(), status, reason);
+        ErrorRenderer.Body body = Responses.renderError(options.errorRenderer(), status, reason);
         HttpFields fields = new HttpFields(1).add("content-type", body.contentType());
         if (writeHead(s, status, fields, body.bytes().length, false)) {
             telemetry.responded(status);
@@ -1183,7 +1149,7 @@ public final class Http2Connection extends TimerNode
     private void refuseAlone(int stream, ProtocolRule rule) {
         telemetry.refused(rule);
         telemetry.rejected(rule.status(), rule.reason(), rule.name());
-        ErrorRenderer.Body body = ResponseEncoder.renderError(options.errorRenderer(), rule.status(), rule.reason());
+        ErrorRenderer.Body body = Responses.renderError(options.errorRenderer(), rule.status(), rule.reason());
         int length = body.bytes().length;
         boolean withBody = length <= Math.min(peerSettings.initialWindow(), sendWindow);
         if (withBody) {
@@ -1200,7 +1166,7 @@ public final class Http2Connection extends TimerNode
         }
         remember(stream);
         if (accessLog != null) {
-            accessLog.refused(rule.name(), rule.status(), withBody ? length : 0, reactor.now, remoteAddress());
+            accessLog.refused(rule.name(), rule.status(), withBody ? length : 0, reactor.now, origin.remote());
         }
         countSent(rule.status() + " " + rule.name());
     }
@@ -1229,13 +1195,13 @@ public final class Http2Connection extends TimerNode
      */
     private boolean writeHead(H2Stream s, int status, HttpFields fields, long contentLength, boolean noBody) {
         String method = s.exchange.method();
-        s.bodyAllowed = ResponseEncoder.bodyAllowed(status) && !"HEAD".equals(method);
+        s.bodyAllowed = Responses.bodyAllowed(status) && !"HEAD".equals(method);
         try {
             Http2Framer.checkFields(fields);
         } catch (IllegalArgumentException e) {
             telemetry.handlerFailed(e);
             telemetry.responded(Refusal.INVALID_RESPONSE_HEAD.status());
-            ErrorRenderer.Body body = ResponseEncoder.renderError(options.errorRenderer(), 500,
+            ErrorRenderer.Body body = Responses.renderError(options.errorRenderer(), 500,
                     Refusal.INVALID_RESPONSE_HEAD.reason(options));
             s.bodyAllowed = !"HEAD".equals(method);
             framer.headers(s.id, 500, new HttpFields(1).add("content-type", body.contentType()),
@@ -1248,7 +1214,7 @@ public final class Http2Connection extends TimerNode
             s.log.status = status;
         }
         boolean endStream = noBody || !s.bodyAllowed;
-        framer.headers(s.id, status, fields, ResponseEncoder.bodyAllowed(status)
+        framer.headers(s.id, status, fields, Responses.bodyAllowed(status)
                 ? announcedLength("HEAD".equals(method), fields, contentLength) : -1, endStream);
         s.headSent = true;
         if (endStream) {
@@ -1427,7 +1393,7 @@ public final class Http2Connection extends TimerNode
     }
 
     private void flushIfLarge() {
-        if (outbound.stagedBytes() >= Outbound.STAGING_FLUSH_BYTES) {
+        if (outbound.stagedBytes() >= WriteQueue.STAGING_FLUSH_BYTES) {
             flushOutput();
         }
     }

@@ -1,8 +1,9 @@
 package dev.fleche.transport.internal.http2;
 
+import dev.fleche.transport.internal.exchange.HttpDate;
+import dev.fleche.transport.internal.loop.WriteQueue;
+
 import dev.fleche.transport.internal.exchange.Ascii;
-import dev.fleche.transport.internal.http1.Outbound;
-import dev.fleche.transport.internal.http1.ResponseEncoder;
 import dev.fleche.transport.HttpFields;
 import dev.fleche.transport.internal.http2.hpack.HpackEncoder;
 import dev.fleche.transport.internal.http2.FrameWriter;
@@ -16,20 +17,20 @@ import java.util.function.Consumer;
 /**
  * The outbound part of an {@link Http2Connection}: encodes response heads with HPACK (its own encoder, whose table
  * the client's decoder mirrors, so blocks go out in the order they are encoded) and frames them as HEADERS and
- * CONTINUATIONs of the client's frame size, DATA frames and control frames, into the connection's {@link Outbound}
+ * CONTINUATIONs of the client's frame size, DATA frames and control frames, into the connection's {@link WriteQueue}
  * (staging, then the write queue). Decides nothing about streams or windows: the connection says what to send.
  * Reactor thread only.
  */
 final class Http2Framer {
-    private final Outbound out;
-    /** Where the {@code date} value comes from (the reactor's encoder caches it per second). */
-    private final ResponseEncoder dates;
+    private final WriteQueue out;
+    /** Where the {@code date} value comes from (the reactor's, cached per second). */
+    private final HttpDate dates;
     private final HpackEncoder encoder = new HpackEncoder(4096);
     private ByteBuffer scratch = ByteBuffer.allocate(1024);
     /** The client's SETTINGS_MAX_FRAME_SIZE. */
     private int peerMaxFrame = Frames.MIN_MAX_FRAME_SIZE;
 
-    Http2Framer(Outbound out, ResponseEncoder dates) {
+    Http2Framer(WriteQueue out, HttpDate dates) {
         this.out = out;
         this.dates = dates;
     }
@@ -101,7 +102,7 @@ final class Http2Framer {
             }
         }
         if (!hasDate && status >= 200) {
-            while (!encoder.encode("date", dates.dateValue(), block)) {
+            while (!encoder.encode("date", dates.value(), block)) {
                 block = growScratch(block);
             }
         }

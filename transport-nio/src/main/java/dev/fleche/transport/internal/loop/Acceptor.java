@@ -2,9 +2,6 @@ package dev.fleche.transport.internal.loop;
 
 import dev.fleche.transport.internal.telemetry.Events;
 import dev.fleche.transport.internal.rules.Refusal;
-import dev.fleche.transport.internal.http1.ResponseEncoder;
-import dev.fleche.transport.ErrorRenderer;
-import dev.fleche.transport.HttpFields;
 import dev.fleche.transport.internal.telemetry.accesslog.AccessLogWriter;
 import dev.fleche.transport.internal.telemetry.accesslog.LogEntry;
 
@@ -17,11 +14,12 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 
 /**
  * Accepts connections on a blocking server channel and hands each to the next reactor, round robin. Beyond
  * {@code maxConnections} a new connection gets the {@link Refusal#OVERLOADED} answer ({@code 503} with
- * {@code Retry-After}, encoded like every refusal) and is closed. On a TLS port it is closed without a byte: a
+ * {@code Retry-After}, encoded like every refusal, by the wiring's {@code overloaded}) and is closed. On a TLS port it is closed without a byte: a
  * client there expects a handshake, and plaintext in its place would read as a corrupt record; a refusal over TLS
  * would cost the handshake the limit is there to spare. With an access log, a line says so either way.
  */
@@ -33,22 +31,25 @@ public final class Acceptor implements Runnable {
     private final int maxConnections;
     private final AtomicLong ids = new AtomicLong();
     private final AtomicLong refused = new AtomicLong();
-    private final ErrorRenderer renderer;
     /** Whether the port speaks plain HTTP (a refusal is written) or TLS (a refusal is a close). */
     private final boolean plaintext;
-    /** The acceptor's own encoder (its {@code Date} cache is per thread) and buffer, for refusals. */
-    private final ResponseEncoder encoder = new ResponseEncoder();
+    /** Writes the overload refusal's bytes (the server's wiring encodes it: the loop names no protocol). */
+    private final Consumer<ByteSink> overloaded;
+    /** The acceptor's buffer for that refusal. */
     private final ByteSink refusal = new ByteSink(256);
-    private final HttpFields retryAfter = new HttpFields(1).add("Retry-After", "1");
     /** The server's access log, or null. */
     private final AccessLogWriter accessLog;
     /** TCP (false: a Unix domain socket, which has no {@code TCP_NODELAY} and no IP peer). */
     private final boolean tcp;
     private int next;
 
+    /**
+     * @param overloaded writes the answer beyond {@code maxConnections} ({@link Refusal#OVERLOADED}) into the sink it
+     *                   is given; called on the acceptor's thread only
+     */
     public Acceptor(ServerSocketChannel server, Reactor[] reactors, AtomicInteger open, int maxConnections,
-                    ErrorRenderer renderer, boolean plaintext, AccessLogWriter accessLog) {
-        this.renderer = renderer;
+                    Consumer<ByteSink> overloaded, boolean plaintext, AccessLogWriter accessLog) {
+        this.overloaded = overloaded;
         this.plaintext = plaintext;
         this.accessLog = accessLog;
         this.server = server;
@@ -108,8 +109,7 @@ public final class Acceptor implements Runnable {
             try {
                 channel.configureBlocking(false);
                 refusal.clear();
-                Refusal overloaded = Refusal.OVERLOADED;
-                encoder.encodeRefusal(refusal, overloaded.status(), overloaded.reason(null), renderer, retryAfter, false);
+                overloaded.accept(refusal);
                 // a fresh socket's send buffer always takes these few bytes
                 written = channel.write(ByteBuffer.wrap(refusal.array(), 0, refusal.size()));
             } catch (IOException ignored) {

@@ -1,6 +1,5 @@
 package dev.fleche.transport.internal.loop;
 
-import dev.fleche.transport.internal.proxy.AddressRange;
 import dev.fleche.transport.internal.channel.ConnectionChannel;
 import dev.fleche.transport.internal.telemetry.Counters;
 import dev.fleche.transport.internal.telemetry.Events;
@@ -8,12 +7,9 @@ import dev.fleche.transport.internal.channel.HandshakeTasks;
 import dev.fleche.transport.internal.channel.Origin;
 import dev.fleche.transport.internal.channel.PacketBufferPool;
 import dev.fleche.transport.internal.channel.PlainChannel;
-import dev.fleche.transport.internal.proxy.ProxyIntake;
-import dev.fleche.transport.internal.http1.ResponseEncoder;
 import dev.fleche.transport.internal.channel.TlsChannel;
 import dev.fleche.transport.HttpHandler;
 import dev.fleche.transport.ServerOptions;
-import dev.fleche.transport.http1.RequestHeadParser;
 import dev.fleche.transport.internal.telemetry.accesslog.AccessLogWriter;
 
 import java.io.IOException;
@@ -23,7 +19,6 @@ import java.nio.channels.ClosedSelectorException;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -59,7 +54,6 @@ public final class Reactor implements Runnable {
     public final Counters counters = new Counters();
     /** The server's access log, or null when it has none. */
     public final AccessLogWriter accessLog;
-    public final ResponseEncoder encoder = new ResponseEncoder();
     public final TimerWheel wheel;
     public final ByteBuffer readBuffer = ByteBuffer.allocate(READ_BUFFER_BYTES);
     public final ByteSink staging = new ByteSink(16 * 1024);
@@ -104,7 +98,10 @@ public final class Reactor implements Runnable {
         void slot(int value);
     }
 
-    /** What the reactor makes of each socket it adopts: the protocol's connection (today HTTP/1.1's). */
+    /**
+     * What the reactor makes of each socket it adopts: the server's wiring gives it one (an HTTP/1.1 connection,
+     * behind a PROXY intake on a listener that takes the header); the loop names no protocol.
+     */
     public interface ConnectionFactory {
         /**
          * @param origin the connection's addresses (a PROXY header's, or the socket's)
@@ -118,9 +115,6 @@ public final class Reactor implements Runnable {
     public interface ChannelFactory {
         ConnectionChannel open(SocketChannel socket, ConnectionChannel.Listener listener) throws IOException;
     }
-
-    /** A PROXY protocol listener's trusted sources, parsed once ({@link ProxyIntake}); null when it takes none. */
-    public final AddressRange[] proxySources;
 
     /** TLS only (else null): the server's pool for delegated handshake tasks, and this reactor's record buffers. */
     private final HandshakeTasks handshakeTasks;
@@ -139,7 +133,6 @@ public final class Reactor implements Runnable {
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final ConnectionFactory connectionFactory;
     private final List<Attachment> connections = new ArrayList<>();
-    private final ArrayDeque<RequestHeadParser> parsers = new ArrayDeque<>();
     private volatile Thread thread;
     private volatile boolean running = true;
     private boolean draining;
@@ -174,8 +167,6 @@ public final class Reactor implements Runnable {
         this.selector = Selector.open();
         this.now = options.nanoClock().getAsLong();
         this.wheel = new TimerWheel(512, TICK_NANOS, now);
-        this.proxySources = options.proxyProtocol() == null ? null
-                : ProxyIntake.trustedSources(options.proxyProtocol());
     }
 
     /** Starts the loop on a new platform thread named {@code name}. */
@@ -331,9 +322,8 @@ public final class Reactor implements Runnable {
             if (draining) {
                 throw new IOException("server stopping");
             }
-            // a PROXY protocol listener reads the header first, then opens the connection (ProxyIntake.handOver)
-            Attachment connection = proxySources != null ? new ProxyIntake(this, channel, id)
-                    : openConnection(channel, id, Origin.of(channel), null);
+            // (on a PROXY protocol listener, the factory's connection reads the header, then opens the real one)
+            Attachment connection = connectionFactory.open(this, channel, id, Origin.of(channel), null);
             SelectionKey key = channel.register(selector, SelectionKey.OP_READ, connection);
             connection.slot(connections.size());
             connections.add(connection);
@@ -347,11 +337,6 @@ public final class Reactor implements Runnable {
                 // already failing
             }
         }
-    }
-
-    /** The listener's connection for {@code socket}, from {@code origin}, with {@code early} bytes (or null). */
-    public Attachment openConnection(SocketChannel socket, long id, Origin origin, byte[] early) throws IOException {
-        return connectionFactory.open(this, socket, id, origin, early);
     }
 
     /**
@@ -412,28 +397,6 @@ public final class Reactor implements Runnable {
         openConnections.decrementAndGet();
         if (draining && connections.isEmpty() && drained != null) {
             drained.countDown();
-        }
-    }
-
-    /** A request-head parser for a connection starting a head; reused across connections. */
-    public RequestHeadParser borrowParser() {
-        RequestHeadParser parser = parsers.poll();
-        if (parser == null) {
-            parser = new RequestHeadParser(options.maxRequestLineBytes(), options.maxHeaderBytes(),
-                    options.maxHeaderCount());
-        }
-        return parser;
-    }
-
-    /** Parsers waiting in the pool (a test's leak check: each borrowed parser comes back once). */
-    public int pooledParsers() {
-        return parsers.size();
-    }
-
-    public void returnParser(RequestHeadParser parser) {
-        if (parsers.size() < 64) {
-            parser.reset();
-            parsers.push(parser);
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.fleche.transport.internal.proxy;
 
+import dev.fleche.transport.internal.channel.AddressRange;
 import dev.fleche.transport.internal.rules.Refusal;
 import dev.fleche.transport.ProxyInfo;
 

@@ -1,5 +1,6 @@
 package dev.fleche.transport.internal.proxy;
 
+import dev.fleche.transport.internal.channel.AddressRange;
 import dev.fleche.transport.internal.telemetry.Counters;
 import dev.fleche.transport.internal.channel.Origin;
 import dev.fleche.transport.internal.loop.Reactor;
@@ -42,6 +43,10 @@ public final class ProxyIntake extends TimerNode implements Reactor.Attachment {
     private final Reactor reactor;
     private final SocketChannel socket;
     private final long id;
+    /** The trusted sources: a peer outside them is closed before a byte is read. */
+    private final AddressRange[] sources;
+    /** What the socket becomes once the header is whole. */
+    private final Reactor.ConnectionFactory next;
     private final ProxyHeaderParser parser;
     /** When the socket was adopted (the reactor's clock): the header must be whole by then plus headerTimeout. */
     private final long adopted;
@@ -49,16 +54,28 @@ public final class ProxyIntake extends TimerNode implements Reactor.Attachment {
     private SelectionKey key;
     private int slot = -1;
 
-    public ProxyIntake(Reactor reactor, SocketChannel socket, long id) {
+    private ProxyIntake(Reactor reactor, SocketChannel socket, long id, AddressRange[] sources,
+            Reactor.ConnectionFactory next) {
         this.reactor = reactor;
         this.socket = socket;
         this.id = id;
+        this.sources = sources;
+        this.next = next;
         this.parser = new ProxyHeaderParser(reactor.options.proxyProtocol().maxHeaderBytes());
         this.adopted = reactor.now;
     }
 
-    /** The trusted sources of {@code protocol}, parsed once per reactor. */
-    public static AddressRange[] trustedSources(ProxyProtocol protocol) {
+    /**
+     * What a PROXY protocol listener makes of each socket: an intake that reads the header, then hands the socket
+     * to what {@code next} makes of it, with the header's addresses.
+     */
+    public static Reactor.ConnectionFactory factory(ProxyProtocol protocol, Reactor.ConnectionFactory next) {
+        AddressRange[] sources = trustedSources(protocol);
+        return (reactor, socket, id, origin, early) -> new ProxyIntake(reactor, socket, id, sources, next);
+    }
+
+    /** The trusted sources of {@code protocol}, parsed once. */
+    private static AddressRange[] trustedSources(ProxyProtocol protocol) {
         List<String> sources = protocol.trustedSources();
         AddressRange[] ranges = new AddressRange[sources.size()];
         for (int i = 0; i < ranges.length; i++) {
@@ -94,7 +111,7 @@ public final class ProxyIntake extends TimerNode implements Reactor.Attachment {
     }
 
     private boolean trusted(InetAddress address) {
-        for (AddressRange range : reactor.proxySources) {
+        for (AddressRange range : sources) {
             if (range.contains(address)) {
                 return true;
             }
@@ -145,7 +162,7 @@ public final class ProxyIntake extends TimerNode implements Reactor.Attachment {
             reactor.events.emit("proxy", id, "version=" + parser.result().version() + " remote=" + origin.remote()
                     + " local=" + origin.local() + " peer=" + Origin.address(socket, true));
         }
-        Reactor.Attachment next = reactor.openConnection(socket, id, origin, early);
+        Reactor.Attachment next = this.next.open(reactor, socket, id, origin, early);
         state = State.HANDED_OVER;
         reactor.handOver(this, next, key);
         next.opened(key);

@@ -2,8 +2,6 @@ package dev.fleche.transport.internal.telemetry;
 
 import dev.fleche.transport.internal.channel.ConnectionChannel;
 import dev.fleche.transport.internal.channel.Origin;
-import dev.fleche.transport.internal.http1.Outbound;
-import dev.fleche.transport.internal.loop.Reactor;
 import dev.fleche.transport.internal.rules.Refusal;
 import dev.fleche.transport.http1.RequestHead;
 import dev.fleche.transport.internal.telemetry.accesslog.LogEntry;
@@ -16,14 +14,14 @@ import dev.fleche.transport.internal.telemetry.accesslog.LogEntry;
 public final class LoggedTelemetry extends Telemetry {
     private final ConnectionLog log;
 
-    public LoggedTelemetry(Reactor reactor, long id, ConnectionChannel channel) {
-        super(reactor, id);
-        this.log = new ConnectionLog(reactor.accessLog, id, channel, reactor.options.nanoClock());
+    LoggedTelemetry(Counters counters, Events events, long id, ConnectionLog log) {
+        super(counters, events, id);
+        this.log = log;
     }
 
     /** Response bytes framed on this connection so far (written, queued or staged). */
-    private long framed(Outbound out) {
-        return log.writtenBytes() + (out == null ? 0 : out.queuedBytes() + out.stagedBytes());
+    private long framed(long unwritten) {
+        return log.writtenBytes() + unwritten;
     }
 
     @Override
@@ -50,9 +48,9 @@ public final class LoggedTelemetry extends Telemetry {
     }
 
     @Override
-    public LogEntry requestStarted(RequestHead head, Outbound out) {
-        super.requestStarted(head, out);
-        return log.begin(head, framed(out));
+    public LogEntry requestStarted(RequestHead head, long unwritten) {
+        super.requestStarted(head, unwritten);
+        return log.begin(head, framed(unwritten));
     }
 
     @Override
@@ -67,13 +65,13 @@ public final class LoggedTelemetry extends Telemetry {
     }
 
     @Override
-    public void responseFramed(Outbound out) {
-        log.responseFramed(framed(out));
+    public void responseFramed(long unwritten) {
+        log.responseFramed(framed(unwritten));
     }
 
     @Override
-    public void refusalFraming(String rule, int status, Outbound out) {
-        log.refused(rule, status, framed(out));
+    public void refusalFraming(String rule, int status, long unwritten) {
+        log.refused(rule, status, framed(unwritten));
     }
 
     @Override

@@ -2,13 +2,16 @@ package dev.fleche.transport.internal.telemetry;
 
 import dev.fleche.transport.internal.rules.Deadline;
 import dev.fleche.transport.internal.channel.Origin;
-import dev.fleche.transport.internal.http1.Outbound;
-import dev.fleche.transport.internal.loop.Reactor;
 import dev.fleche.transport.internal.rules.Refusal;
 import dev.fleche.transport.TlsInfo;
 import dev.fleche.transport.http1.ProtocolRule;
 import dev.fleche.transport.http1.RequestHead;
+import dev.fleche.transport.internal.channel.ConnectionChannel;
+import dev.fleche.transport.internal.rules.StaticRule;
+import dev.fleche.transport.internal.telemetry.accesslog.AccessLogWriter;
 import dev.fleche.transport.internal.telemetry.accesslog.LogEntry;
+
+import java.util.function.LongSupplier;
 
 
 /**
@@ -23,10 +26,20 @@ public class Telemetry {
     private final Counters counters;
     private final Events events;
 
-    public Telemetry(Reactor reactor, long id) {
+    public Telemetry(Counters counters, Events events, long id) {
         this.id = id;
-        this.counters = reactor.counters;
-        this.events = reactor.events;
+        this.counters = counters;
+        this.events = events;
+    }
+
+    /**
+     * A connection's telemetry: with the access log ({@link LoggedTelemetry}, following each request of an HTTP/1.1
+     * connection) when the server has one ({@code accessLog} not null), else without.
+     */
+    public static Telemetry of(Counters counters, Events events, long id, AccessLogWriter accessLog,
+            ConnectionChannel channel, LongSupplier clock) {
+        return accessLog == null ? new Telemetry(counters, events, id)
+                : new LoggedTelemetry(counters, events, id, new ConnectionLog(accessLog, id, channel, clock));
     }
 
     public void opened(Origin origin) {
@@ -83,7 +96,7 @@ public class Telemetry {
     }
 
     /** A request head is complete; returns its access-log entry (for the exchange's fields), or null. */
-    public LogEntry requestStarted(RequestHead head, Outbound out) {
+    public LogEntry requestStarted(RequestHead head, long unwritten) {
         counters.requests++;
         counters.requestsByProtocol[head.minorVersion() == 0 ? Counters.HTTP_1_0 : Counters.HTTP_1_1]++;
         if (events.on()) {
@@ -118,7 +131,7 @@ public class Telemetry {
     }
 
     /** The response of the request in flight is framed whole. */
-    public void responseFramed(Outbound out) {
+    public void responseFramed(long unwritten) {
     }
 
     /** The parser refused by {@code rule}. */
@@ -135,6 +148,15 @@ public class Telemetry {
         }
     }
 
+    /**
+     * Static content refused an exchange by {@code rule} before answering it: counted by its rule, a {@code reject}
+     * event (its access-log line gets the rule from the exchange).
+     */
+    public void refused(StaticRule rule) {
+        counters.refused(rule);
+        rejected(rule.status(), rule.reason(), rule.name());
+    }
+
     /** A refusal is being answered (or, when the connection already closes, just closes it). */
     public void rejected(int status, String reason, String rule) {
         if (events.on()) {
@@ -143,7 +165,7 @@ public class Telemetry {
     }
 
     /** The refusal by {@code rule} with {@code status} is about to be framed (before its bytes). */
-    public void refusalFraming(String rule, int status, Outbound out) {
+    public void refusalFraming(String rule, int status, long unwritten) {
     }
 
     public void timedOut(Deadline deadline) {

@@ -1,25 +1,25 @@
 package dev.fleche.transport.internal.http1;
 
 import dev.fleche.transport.internal.rules.Deadline;
-import static dev.fleche.transport.internal.http1.Connection.State.CLOSED;
-import static dev.fleche.transport.internal.http1.Connection.State.CLOSING;
-import static dev.fleche.transport.internal.http1.Connection.State.CLOSING_TO_LINGER;
-import static dev.fleche.transport.internal.http1.Connection.State.DISCARDING_BODY;
-import static dev.fleche.transport.internal.http1.Connection.State.DISPATCHED;
-import static dev.fleche.transport.internal.http1.Connection.State.DRAINING;
-import static dev.fleche.transport.internal.http1.Connection.State.EXPECTING_CONTINUE;
-import static dev.fleche.transport.internal.http1.Connection.State.HANDSHAKING;
-import static dev.fleche.transport.internal.http1.Connection.State.IDLE;
-import static dev.fleche.transport.internal.http1.Connection.State.LINGERING;
-import static dev.fleche.transport.internal.http1.Connection.State.READING_BODY;
-import static dev.fleche.transport.internal.http1.Connection.State.READING_HEAD;
-import static dev.fleche.transport.internal.http1.Connection.State.STREAMING_BODY;
+import static dev.fleche.transport.internal.http1.Http1Connection.State.CLOSED;
+import static dev.fleche.transport.internal.http1.Http1Connection.State.CLOSING;
+import static dev.fleche.transport.internal.http1.Http1Connection.State.CLOSING_TO_LINGER;
+import static dev.fleche.transport.internal.http1.Http1Connection.State.DISCARDING_BODY;
+import static dev.fleche.transport.internal.http1.Http1Connection.State.DISPATCHED;
+import static dev.fleche.transport.internal.http1.Http1Connection.State.DRAINING;
+import static dev.fleche.transport.internal.http1.Http1Connection.State.EXPECTING_CONTINUE;
+import static dev.fleche.transport.internal.http1.Http1Connection.State.HANDSHAKING;
+import static dev.fleche.transport.internal.http1.Http1Connection.State.IDLE;
+import static dev.fleche.transport.internal.http1.Http1Connection.State.LINGERING;
+import static dev.fleche.transport.internal.http1.Http1Connection.State.READING_BODY;
+import static dev.fleche.transport.internal.http1.Http1Connection.State.READING_HEAD;
+import static dev.fleche.transport.internal.http1.Http1Connection.State.STREAMING_BODY;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.fleche.transport.internal.http1.Connection.State;
+import dev.fleche.transport.internal.http1.Http1Connection.State;
 import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.Map;
@@ -30,7 +30,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * The connection's state machine against the diagram on {@link Connection}, written out here a second time: every
+ * The connection's state machine against the diagram on {@link Http1Connection}, written out here a second time: every
  * step the diagram draws is taken, every other one is refused with {@link IllegalStateException}.
  */
 @Timeout(10)

@@ -1,5 +1,6 @@
 package dev.fleche.transport.internal.proxy;
 
+import dev.fleche.transport.internal.channel.AddressRange;
 import dev.fleche.transport.internal.rules.Refusal;
 import static java.nio.charset.StandardCharsets.ISO_8859_1;
 import static org.junit.jupiter.api.Assertions.assertEquals;

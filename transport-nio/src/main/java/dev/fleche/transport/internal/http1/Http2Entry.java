@@ -1,18 +1,18 @@
-package dev.fleche.transport.internal.http2;
+package dev.fleche.transport.internal.http1;
 
 import dev.fleche.transport.internal.channel.ConnectionChannel;
 import dev.fleche.transport.ServerOptions;
 import dev.fleche.transport.http1.RequestHead;
-import dev.fleche.transport.internal.http2.Frames;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.List;
 
 /**
- * How a clear-text HTTP/1.1 connection recognises that its client wants HTTP/2: the connection preface (prior
- * knowledge, RFC 9113 3.3) or {@code Upgrade: h2c} with {@code HTTP2-Settings} (RFC 7540 3.2). Decides nothing:
- * {@link Connection} asks and hands its socket over. Stateless.
+ * How a clear-text HTTP/1.1 connection recognises that its client wants HTTP/2: the first line of the connection
+ * preface (prior knowledge, RFC 9113 3.3: to HTTP/1.1 a request of version HTTP/2.0) or {@code Upgrade: h2c} with
+ * {@code HTTP2-Settings} (RFC 7540 3.2). What HTTP/2 shows of itself to HTTP/1.1, so nothing of the HTTP/2 package:
+ * decides nothing; {@link Http1Connection} asks, and hands its socket over through {@link ToHttp2}. Stateless.
  */
 public final class Http2Entry {
     private Http2Entry() {
@@ -26,20 +26,20 @@ public final class Http2Entry {
      * version it does not serve), so the connection goes to HTTP/2, which checks the rest of the preface and
      * answers a wrong one with {@code GOAWAY PROTOCOL_ERROR} (RFC 9113 3.4).
      */
-    private static final int PREFACE_LINE = 16;
+    private static final byte[] PREFACE_LINE = "PRI * HTTP/2.0\r\n".getBytes(StandardCharsets.US_ASCII);
 
     /** The answer to an upgrade, before the server's SETTINGS. */
     public static final byte[] SWITCHING_PROTOCOLS = ("HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\n"
             + "Upgrade: h2c\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
 
     public static Preface preface(byte[] bytes, int offset, int end) {
-        int n = Math.min(end - offset, PREFACE_LINE);
+        int n = Math.min(end - offset, PREFACE_LINE.length);
         for (int i = 0; i < n; i++) {
-            if (bytes[offset + i] != Frames.PREFACE[i]) {
+            if (bytes[offset + i] != PREFACE_LINE[i]) {
                 return Preface.NOT;
             }
         }
-        return n == PREFACE_LINE ? Preface.HTTP2 : Preface.PARTIAL;
+        return n == PREFACE_LINE.length ? Preface.HTTP2 : Preface.PARTIAL;
     }
 
     /**

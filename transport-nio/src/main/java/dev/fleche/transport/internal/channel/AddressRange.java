@@ -1,4 +1,4 @@
-package dev.fleche.transport.internal.proxy;
+package dev.fleche.transport.internal.channel;
 
 import java.net.Inet4Address;
 import java.net.InetAddress;
@@ -82,7 +82,7 @@ public final class AddressRange {
     }
 
     /** The bytes of an IPv4 dotted quad or an IPv6 literal (not an IPv4-mapped one), or null when neither. */
-    static byte[] literal(String text) {
+    public static byte[] literal(String text) {
         if (text.indexOf(':') >= 0) {
             InetAddress parsed = ipv6(text);
             return parsed == null || parsed instanceof Inet4Address ? null : parsed.getAddress();
@@ -94,7 +94,7 @@ public final class AddressRange {
      * An IPv6 literal ({@code 2001:db8::1}; an IPv4-mapped {@code ::ffff:192.0.2.1} comes back as the IPv4
      * address, as the JDK reports such peers), or null: no zone id, no brackets, never a lookup.
      */
-    static InetAddress ipv6(String text) {
+    public static InetAddress ipv6(String text) {
         if (text.indexOf(':') < 0 || text.charAt(0) == '.') {
             return null; // the JDK looks up what does not start like a literal
         }
@@ -116,7 +116,7 @@ public final class AddressRange {
      * The four bytes of a dotted quad in {@code text[from, to)}: four decimal numbers 0..255 without leading zeros
      * (a leading zero means octal to some parsers), or null.
      */
-    static byte[] ipv4(CharSequence text, int from, int to) {
+    public static byte[] ipv4(CharSequence text, int from, int to) {
         byte[] bytes = new byte[4];
         int part = 0;
         int i = from;

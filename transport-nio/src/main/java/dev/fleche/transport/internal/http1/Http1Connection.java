@@ -1,5 +1,7 @@
 package dev.fleche.transport.internal.http1;
 
+import dev.fleche.transport.internal.exchange.Responses;
+
 import dev.fleche.transport.internal.exchange.BodyInput;
 import dev.fleche.transport.internal.channel.ConnectionChannel;
 import dev.fleche.transport.internal.exchange.ConnectionDoor;
@@ -7,10 +9,6 @@ import dev.fleche.transport.internal.rules.Deadline;
 import dev.fleche.transport.internal.rules.Deadlines;
 import dev.fleche.transport.internal.exchange.Exchange;
 import dev.fleche.transport.internal.channel.FileRegion;
-import dev.fleche.transport.internal.http2.Http2Connection;
-import dev.fleche.transport.internal.http2.Http2Entry;
-import dev.fleche.transport.internal.telemetry.LoggedTelemetry;
-import dev.fleche.transport.internal.exchange.LoopHop;
 import dev.fleche.transport.internal.channel.Origin;
 import dev.fleche.transport.internal.channel.PlainChannel;
 import dev.fleche.transport.internal.channel.PlaintextRequestException;
@@ -22,11 +20,8 @@ import dev.fleche.transport.internal.telemetry.Telemetry;
 import dev.fleche.transport.internal.loop.TimerNode;
 import dev.fleche.transport.ErrorRenderer;
 import dev.fleche.transport.HttpFields;
-import dev.fleche.transport.ProxyInfo;
 import dev.fleche.transport.RequestBodyException;
 import dev.fleche.transport.ServerOptions;
-import dev.fleche.transport.Timeout;
-import dev.fleche.transport.TlsInfo;
 import dev.fleche.transport.TlsOptions;
 import dev.fleche.transport.http1.ChunkedDecoder;
 import dev.fleche.transport.http1.ProtocolRule;
@@ -34,11 +29,9 @@ import dev.fleche.transport.http1.RequestException;
 import dev.fleche.transport.http1.RequestHead;
 
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
-import java.util.concurrent.atomic.AtomicLong;
 import javax.net.ssl.SSLException;
 
 /**
@@ -79,8 +72,8 @@ import javax.net.ssl.SSLException;
  * while the state lets it read; a response completed during that loop lets the loop go on, and one completed later
  * (from a task) serves the kept bytes itself — so serving never re-enters itself.
  */
-public final class Connection extends TimerNode
-        implements Reactor.Attachment, ConnectionChannel.Listener, Deadlines.Input, ConnectionDoor, LoopHop.OnLoop {
+public final class Http1Connection extends TimerNode
+        implements Reactor.Attachment, ConnectionChannel.Listener, Deadlines.Input, ConnectionDoor.Behind {
     public final Reactor reactor;
 
     /** The phases of the diagram above. */
@@ -235,10 +228,10 @@ public final class Connection extends TimerNode
     private Outbound outbound;
     /** The exchange in flight: its response is the next to be written, its body the next bytes read. */
     private Exchange exchange;
-    /** The client chose {@code h2} by ALPN: the socket goes to an {@link Http2Connection} before any request. */
+    /** The client chose {@code h2} by ALPN: the socket goes to HTTP/2 ({@link ToHttp2}) before any request. */
     private boolean alpnH2;
-    /** The HTTP/2 connection this one handed its socket to, or null. */
-    private Http2Connection handedTo;
+    /** The HTTP/2 connection this one handed its socket to, or null: the channel still tells this one its events. */
+    private ConnectionChannel.Listener handedTo;
     /** The interest set on the selection key. */
     private int interest = SelectionKey.OP_READ;
     /** What is read from the socket: paused by flow control, ended by a half-close. */
@@ -255,16 +248,23 @@ public final class Connection extends TimerNode
     public volatile String closeReason;
     /** Counters, events and the access log, told what happened; never null. */
     private final Telemetry telemetry;
+    /** The one way up from this connection's exchanges (it hops onto the loop and calls this connection). */
+    private final ConnectionDoor door;
+    /** What this reactor's HTTP/1.1 connections share: the encoder, the parser pool, the way to HTTP/2. */
+    private final Http1Shared shared;
 
-    public Connection(Reactor reactor, SocketChannel socket, long id, Origin origin, byte[] early) throws IOException {
+    public Http1Connection(Reactor reactor, SocketChannel socket, long id, Origin origin, byte[] early,
+            Http1Shared shared) throws IOException {
         this.reactor = reactor;
+        this.shared = shared;
         this.id = id;
         this.origin = origin;
         this.channel = reactor.openChannel(socket, this, early);
         this.state = channel.isHandshaking() ? State.HANDSHAKING : State.IDLE;
         this.deadlines = new Deadlines(reactor.options, reactor.now);
-        this.telemetry = reactor.accessLog == null ? new Telemetry(reactor, id)
-                : new LoggedTelemetry(reactor, id, channel);
+        this.telemetry = Telemetry.of(reactor.counters, reactor.events, id, reactor.accessLog, channel,
+                reactor.options.nanoClock());
+        this.door = new ConnectionDoor(reactor, id, channel, origin, telemetry, this);
     }
 
     private void moveTo(State next) {
@@ -416,19 +416,18 @@ public final class Connection extends TimerNode
     }
 
     /**
-     * Hands the socket to an {@link Http2Connection}: this connection ends without closing it (no timer, no parts
+     * Hands the socket to HTTP/2 ({@link ToHttp2}): this connection ends without closing it (no timer, no parts
      * held) and the new one takes its key, its place in the reactor and {@code bytes[offset, end)}; {@code before}
      * (a {@code 101}) is written first, and an upgraded request becomes stream 1.
      */
     private void becomeHttp2(byte[] before, RequestHead upgraded, byte[] settings, byte[] bytes, int offset, int end) {
         reactor.wheel.cancel(this);
         moveTo(State.CLOSED);
-        inbound.release(reactor);
+        inbound.release(shared);
         outbound = null;
-        Http2Connection next = new Http2Connection(reactor, channel, id, key, origin);
+        ConnectionChannel.Listener next = shared.http2.take(reactor, this, channel, id, key, origin, before, upgraded,
+                settings, bytes == null ? new byte[0] : bytes, offset, end);
         handedTo = next;
-        reactor.handOver(this, next, key);
-        next.start(before, upgraded, settings, bytes == null ? new byte[0] : bytes, offset, end);
         if (channel.hasBufferedInput()) {
             reactor.execute(next::channelReady);
         }
@@ -638,8 +637,8 @@ public final class Connection extends TimerNode
         if (state.waitsForRequest()) {
             telemetry.headBegins(reactor.now);
         }
-        int at = inbound.parseHead(reactor, bytes, offset, end);
-        RequestHead head = inbound.completedHead(reactor);
+        int at = inbound.parseHead(shared, bytes, offset, end);
+        RequestHead head = inbound.completedHead(shared);
         if (head != null && streams == 0 && Http2Entry.upgradeAsked(reactor.options, channel, head)) {
             byte[] settings = Http2Entry.upgradeSettings(head);
             if (settings != null) {
@@ -658,13 +657,13 @@ public final class Connection extends TimerNode
     }
 
     private void startExchange(RequestHead head) {
-        Exchange started = new Exchange(this, ++streams, head);
+        Exchange started = new Exchange(door, ++streams, head);
         exchange = started;
         Outbound out = outbound;
         if (out != null) {
             out.newExchange(); // pipelined behind a response still being written
         }
-        started.logEntry = telemetry.requestStarted(head, outbound);
+        started.logEntry = telemetry.requestStarted(head, outputBytes());
         if (!head.hasBody()) {
             moveTo(State.DISPATCHED);
             dispatch(started);
@@ -699,7 +698,7 @@ public final class Connection extends TimerNode
     private void streamBody(Exchange ex, RequestBody body) {
         ServerOptions options = reactor.options;
         RequestHead head = ex.head();
-        BodyInput input = new BodyInput(this, ex.stream(), ex::bodyOverLimit, options.inboundWindowBytes(),
+        BodyInput input = new BodyInput(door, ex.stream(), ex::bodyOverLimit, options.inboundWindowBytes(),
                 head.expectContinue());
         ChunkedDecoder chunked = head.chunked() ? new ChunkedDecoder(options.maxRequestLineBytes(),
                 options.maxHeaderBytes(), options.maxHeaderCount()) : null;
@@ -782,67 +781,16 @@ public final class Connection extends TimerNode
         }
         Refusal refusal = Refusal.HANDLER_FAILED;
         String reason = refusal.reason(reactor.options);
-        ErrorRenderer.Body body = ResponseEncoder.renderError(reactor.options.errorRenderer(), refusal.status(), reason);
+        ErrorRenderer.Body body = Responses.renderError(reactor.options.errorRenderer(), refusal.status(), reason);
         HttpFields fields = new HttpFields(1).add("Content-Type", body.contentType());
         respondOnLoop(ex.stream(), refusal.status(), null, fields, body.bytes());
     }
 
-    // ---------------------------------------------------------------- the door (ConnectionDoor): any thread
-
-    @Override
-    public long connectionId() {
-        return id;
-    }
-
-    @Override
-    public ServerOptions options() {
-        return reactor.options;
-    }
-
-    @Override
-    public TlsInfo tls() {
-        return channel.tlsInfo();
-    }
-
-    @Override
-    public InetSocketAddress remoteAddress() {
-        return origin.remote();
-    }
-
-    @Override
-    public InetSocketAddress localAddress() {
-        return origin.local();
-    }
-
-    @Override
-    public ProxyInfo proxy() {
-        return origin.proxy();
-    }
+    // ---------------------------------------------------------------- behind the door (ConnectionDoor), on the loop
 
     @Override
     public String closeReason() {
         return closeReason;
-    }
-
-    // ---------------------------------------------------------------- the hop onto the loop (LoopHop)
-
-    @Override public boolean inLoop() { return reactor.inLoop(); }
-    @Override public void execute(Runnable task) { reactor.execute(task); }
-
-    @Override
-    public Timeout schedule(Runnable task, long delayNanos) {
-        return LoopHop.schedule(reactor, task, delayNanos);
-    }
-
-    @Override
-    public void respond(int stream, int status, String reason, HttpFields fields, byte[] body) {
-        LoopHop.respond(reactor, this, stream, status, reason, fields, body);
-    }
-
-    @Override
-    public void streamPart(int stream, ResponseHead head, byte[] data, int length, boolean last,
-            AtomicLong handedOver) {
-        LoopHop.streamPart(reactor, this, stream, head, data, length, last, handedOver);
     }
 
     @Override
@@ -862,47 +810,39 @@ public final class Connection extends TimerNode
     }
 
     @Override
-    public void sendContinue(int stream) {
-        reactor.execute(() -> {
-            Exchange ex = writable(stream);
-            if (ex != null) {
-                sendContinue(ex);
-            }
-        });
+    public void sendContinueOnLoop(int stream) {
+        Exchange ex = writable(stream);
+        if (ex != null) {
+            sendContinue(ex);
+        }
     }
 
     @Override
-    public void readerCaughtUp(int stream) {
-        reactor.execute(() -> {
-            Exchange ex = inFlight(stream);
-            BodyInput input = ex == null ? null : ex.bodyInput();
-            if (input != null && input.resumeStillWanted()) {
-                resumeReading();
-            }
-        });
+    public void readerCaughtUpOnLoop(int stream) {
+        Exchange ex = inFlight(stream);
+        BodyInput input = ex == null ? null : ex.bodyInput();
+        if (input != null && input.resumeStillWanted()) {
+            resumeReading();
+        }
     }
 
     @Override
-    public void limitBody(int stream, long limit) {
-        reactor.execute(() -> {
-            Exchange ex = inFlight(stream);
-            if (ex != null) { // else over already
-                limitBody(ex, limit);
-            }
-        });
+    public void limitBodyOnLoop(int stream, long limit) {
+        Exchange ex = inFlight(stream);
+        if (ex != null) { // else over already
+            limitBody(ex, limit);
+        }
     }
 
     @Override
-    public void refuseClaimed(int stream, long limit) {
-        reactor.execute(() -> refuseClaimed(inFlight(stream), limit));
+    public void refuseClaimedOnLoop(int stream, long limit) {
+        refuseClaimed(inFlight(stream), limit);
     }
 
     @Override
-    public void abort(int stream) {
-        reactor.execute(() -> {
-            Exchange ex = inFlight(stream);
-            abort(ex == null || ex.isResponseWritten()); // an exchange no longer in flight was answered
-        });
+    public void abortOnLoop(int stream) {
+        Exchange ex = inFlight(stream);
+        abort(ex == null || ex.isResponseWritten()); // an exchange no longer in flight was answered
     }
 
     // ---------------------------------------------------------------- responses (from the exchange, on the reactor)
@@ -918,24 +858,18 @@ public final class Connection extends TimerNode
         return state != State.LINGERING && state != State.CLOSED ? inFlight(stream) : null;
     }
 
-    /** Whether a response may send a file with {@link #respondFile}: on a plain socket (TLS encrypts in the heap). */
+    /** Whether a response may be a file region ({@link FileRegion}): on a plain socket (TLS encrypts in the heap). */
+    @Override
     public boolean takesFileRegions() {
         return channel instanceof PlainChannel;
     }
 
     /**
      * The whole response of {@code stream}, its body {@code region} of a file, which goes from the file to the socket
-     * ({@link FileRegion}); at once on the loop, else queued to it. The region is closed when the stream is over.
+     * ({@link FileRegion}). The region is closed when the stream is over.
      */
-    public void respondFile(int stream, int status, HttpFields fields, FileRegion region) {
-        if (reactor.inLoop()) {
-            respondFileOnLoop(stream, status, fields, region);
-        } else {
-            reactor.execute(() -> respondFileOnLoop(stream, status, fields, region));
-        }
-    }
-
-    private void respondFileOnLoop(int stream, int status, HttpFields fields, FileRegion region) {
+    @Override
+    public void respondFileOnLoop(int stream, int status, HttpFields fields, FileRegion region) {
         Exchange ex = writable(stream);
         if (ex == null) {
             region.close();
@@ -1013,7 +947,7 @@ public final class Connection extends TimerNode
         Outbound out = out();
         out.truncate(mark);
         Refusal refusal = Refusal.INVALID_RESPONSE_HEAD;
-        telemetry.refusalFraming(refusal.name(), refusal.status(), out);
+        telemetry.refusalFraming(refusal.name(), refusal.status(), outputBytes());
         out.refusal(refusal.status(), refusal.reason(reactor.options), ex.isHead());
         telemetry.responded(refusal.status());
         responseComplete(ex, true);
@@ -1033,7 +967,7 @@ public final class Connection extends TimerNode
 
     private void responseComplete(Exchange ex, boolean close) {
         ex.responseWritten();
-        telemetry.responseFramed(outbound);
+        telemetry.responseFramed(outputBytes());
         switch (state) {
             case DISPATCHED -> {
                 if (close) {
@@ -1160,10 +1094,10 @@ public final class Connection extends TimerNode
                 return;
             }
         }
-        telemetry.refusalFraming(rule, status, outbound);
+        telemetry.refusalFraming(rule, status, outputBytes());
         out().refusal(status, reason, refusalAnswersHead());
         telemetry.responded(status);
-        telemetry.responseFramed(outbound);
+        telemetry.responseFramed(outputBytes());
         closing(true);
     }
 
@@ -1234,7 +1168,7 @@ public final class Connection extends TimerNode
     private Outbound out() {
         Outbound out = outbound;
         if (out == null) {
-            out = new Outbound(reactor, channel, this);
+            out = new Outbound(reactor, channel, this, shared.encoder);
             outbound = out;
         }
         return out;
@@ -1474,7 +1408,7 @@ public final class Connection extends TimerNode
             current.clientGone("connection closed: " + closeReason);
         }
         telemetry.closing();
-        inbound.release(reactor);
+        inbound.release(shared);
         if (outbound != null) {
             outbound.drop();
             outbound = null;
