@@ -6,5 +6,11 @@
  * chunked body. Both are strict (RFC 9112 and RFC 9110): each refusal is a
  * {@link dev.fleche.transport.http1.RequestException} naming the
  * {@link dev.fleche.transport.http1.ProtocolRule} it enforces, with the status to answer.
+ *
+ * <p>The request's syntax, beneath both protocols: the HTTP/1.1 connection ({@code internal.http1}) parses with it,
+ * and HTTP/2 ({@code internal.http2}) builds the same {@code RequestHead} for its streams and refuses by the same
+ * rules where they apply (an over-long target, a header list too large).
+ *
+ * <p>May import: the public API only (a leaf: no I/O, no threads, nothing of the internals).
  */
 package dev.fleche.transport.http1;

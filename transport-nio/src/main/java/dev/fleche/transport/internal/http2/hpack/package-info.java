@@ -23,5 +23,7 @@
  *
  * <p>The classes: {@code StaticTable} (Appendix A), {@code DynamicTable} (§2.3.2, §4), {@code Huffman}
  * (Appendix B, §5.2), integers (§5.1) in the decoder and encoder that use them.
+ *
+ * <p>May import: nothing of the transport (a leaf).
  */
 package dev.fleche.transport.internal.http2.hpack;
