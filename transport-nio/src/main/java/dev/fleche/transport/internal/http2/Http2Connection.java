@@ -42,8 +42,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Locale;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import javax.net.ssl.SSLException;
 
 /**
@@ -111,14 +109,6 @@ public final class Http2Connection extends TimerNode
      */
     enum Intake { OPEN, HELD }
 
-    /** Stream ids recently closed, remembered to tell a frame on a closed stream from one on a never-opened one. */
-    private static final int CLOSED_REMEMBERED = 64;
-    /**
-     * The connection's receive window, raised from the RFC's 65,535 by a WINDOW_UPDATE after our SETTINGS, and
-     * topped up once half of it was used: what waits for handlers is bounded per stream (its window and
-     * {@code inboundWindowBytes}), so the connection's window only has to keep uploads from stalling on round trips.
-     */
-    private static final int CONNECTION_WINDOW = 1024 * 1024;
     private static final byte[] NO_DEBUG = new byte[0];
     /** What a connection that sent its GOAWAY reads and drops before it closes, at most ({@link #goneAway}). */
     private static final long GOAWAY_DISCARD_BYTES = 1024 * 1024;
@@ -144,10 +134,8 @@ public final class Http2Connection extends TimerNode
     private final Http2Framer framer;
     /** The access log's part, or null when the server has none. */
     private final Http2AccessLog accessLog;
-    /** Read by writers' threads ({@link #queuedBytes}); changed on the loop only. */
-    private final Map<Integer, H2Stream> streams = new ConcurrentHashMap<>();
-    private final int[] recentlyClosed = new int[CLOSED_REMEMBERED];
-    private int recentlyClosedNext;
+    /** The streams by id, and the ids seen. */
+    private final StreamTable streams = new StreamTable();
     private int interest = SelectionKey.OP_READ;
     public volatile String closeReason;
 
@@ -155,24 +143,20 @@ public final class Http2Connection extends TimerNode
     private int prefaceMatched;
     /** Bytes of a frame split across reads. */
     private byte[] leftover;
-    private int lastClientStream;
-    /** The highest stream acted on (served, answered or reset; not refused as REFUSED_STREAM): our GOAWAY's last. */
-    private int lastProcessed;
     /** Whether our GOAWAY went out (at most one). */
     private boolean goAwaySent;
     /** The header block in progress (HEADERS then CONTINUATIONs), bounded before decoding. */
     private final HeaderBlock block;
 
-    // the client's settings, our send window of the connection and the streams waiting for it (or for the budget)
     private final PeerSettings peerSettings = new PeerSettings();
-    private long sendWindow = Frames.DEFAULT_WINDOW;
-    private final WaitingStreams waiting = new WaitingStreams();
-    // our receive window of the connection
-    private long receiveWindow = CONNECTION_WINDOW;
-    private int receiveUsed;
-    /** When the window-blocked streams last moved (a DATA frame, a window update). */
-    private long windowProgress;
+    /** Both windows of the connection, the streams', and the streams waiting for the connection. */
+    private final FlowControl flow;
+    /** Every flood and reset budget, and the queued-output budget. */
     private final Http2Budgets budgets;
+    /** The output scheduler: what the streams hold back, framed as the windows and the budget allow. */
+    private final StreamOutput output;
+    /** The streams' body timeouts and minimum rates. */
+    private final StreamTimers timers;
 
     public Http2Connection(Reactor reactor, ConnectionChannel channel, long id, SelectionKey key, Origin origin,
             HttpDate date) {
@@ -193,7 +177,9 @@ public final class Http2Connection extends TimerNode
         this.accessLog = reactor.accessLog == null ? null
                 : new Http2AccessLog(reactor.accessLog, id, channel, options.nanoClock());
         this.budgets = new Http2Budgets(options, reactor.now);
-        this.windowProgress = reactor.now;
+        this.flow = new FlowControl(options, reactor.now);
+        this.output = new StreamOutput(framer, flow, budgets, outbound, telemetry);
+        this.timers = new StreamTimers(options);
         this.interest = key.interestOps();
     }
 
@@ -234,10 +220,10 @@ public final class Http2Connection extends TimerNode
             peerSettings.entry(identifier, value);
         }
         peerSettings.end(framer); // no stream is open yet
-        lastClientStream = 1;
-        lastProcessed = 1;
-        H2Stream s = new H2Stream(1, true, peerSettings.initialWindow(), receiveWindowOfStream());
-        streams.put(1, s);
+        streams.opening(1);
+        streams.processed(1);
+        H2Stream s = new H2Stream(1, true, peerSettings.initialWindow(), flow.streamReceiveWindow());
+        streams.open(s);
         Exchange ex = new Exchange(door, 1, asHttp2(head));
         s.exchange = ex;
         telemetry.streamStarted(head);
@@ -436,10 +422,13 @@ public final class Http2Connection extends TimerNode
         if (flowLength == 0 && !endStream) {
             budgets.controlFrame(reactor.now, "empty DATA");
         }
-        takeConnectionWindow(flowLength);
+        int update = flow.received(flowLength); // the connection's window, refilled as frames arrive
+        if (update > 0) {
+            writeControl(13, out -> FrameWriter.windowUpdate(out, 0, update));
+        }
         H2Stream s = streams.get(stream);
         if (s == null) {
-            if (stream > lastClientStream) {
+            if (streams.idle(stream)) {
                 throw Http2Exception.connection(Http2Error.PROTOCOL_ERROR, "DATA on idle stream " + stream);
             }
             throw Http2Exception.stream(stream, Http2Error.STREAM_CLOSED, "DATA on closed stream " + stream);
@@ -449,13 +438,9 @@ public final class Http2Connection extends TimerNode
         }
         s.bodySince = reactor.now;
         RateWindow.add(s.bodyRate, payload.remaining());
-        s.receiveWindow -= flowLength;
-        if (s.receiveWindow < 0) {
-            throw Http2Exception.stream(stream, Http2Error.FLOW_CONTROL_ERROR, "DATA beyond the stream's window");
-        }
+        flow.received(s, flowLength);
         int length = payload.remaining();
         s.received += length;
-        s.owed += flowLength;
         if (s.expectedLength >= 0 && s.received > s.expectedLength) {
             throw Http2Exception.stream(stream, Http2Error.PROTOCOL_ERROR, "DATA beyond the content-length");
         }
@@ -493,20 +478,6 @@ public final class Http2Connection extends TimerNode
         }
     }
 
-    /** The connection's receive window: refilled as frames arrive (each stream's window bounds what waits). */
-    private void takeConnectionWindow(int flowLength) throws Http2Exception {
-        receiveWindow -= flowLength;
-        if (receiveWindow < 0) {
-            throw Http2Exception.connection(Http2Error.FLOW_CONTROL_ERROR, "DATA beyond the connection's window");
-        }
-        receiveUsed += flowLength;
-        if (receiveUsed >= CONNECTION_WINDOW / 2) {
-            writeControl(13, out -> FrameWriter.windowUpdate(out, 0, receiveUsed));
-            receiveWindow += receiveUsed;
-            receiveUsed = 0;
-        }
-    }
-
     /** Hands body bytes to the exchange: into the aggregate, or offered to the streamed body. */
     private void deliver(H2Stream s, ByteBuffer payload, int length) {
         if (length == 0) {
@@ -524,11 +495,9 @@ public final class Http2Connection extends TimerNode
 
     /** Gives the stream's window back with WINDOW_UPDATE once half of it is owed (or {@code now}). */
     private void giveBack(H2Stream s, boolean now) {
-        int owed = s.owed;
-        if (owed > 0 && s.remoteOpen() && (now || owed >= options.http2InitialWindowBytes() / 2)) {
+        int owed = flow.giveBack(s, now);
+        if (owed > 0) {
             writeControl(13, out -> FrameWriter.windowUpdate(out, s.id, owed));
-            s.receiveWindow += owed;
-            s.owed = 0;
         }
     }
 
@@ -615,27 +584,20 @@ public final class Http2Connection extends TimerNode
     }
 
     private void newStream(int stream, RequestFields fields, boolean tooLarge) throws Http2Exception {
-        if (stream <= lastClientStream) {
-            if (wasClosed(stream)) {
-                throw Http2Exception.connection(Http2Error.STREAM_CLOSED, "HEADERS on closed stream " + stream);
-            }
-            throw Http2Exception.connection(Http2Error.PROTOCOL_ERROR,
-                    "stream " + stream + " not above the last stream " + lastClientStream + " (RFC 9113 5.1.1)");
-        }
-        lastClientStream = stream;
+        streams.opening(stream);
         if (goAwaySent) {
             return; // after our GOAWAY: ignored (RFC 9113 6.8)
         }
         if (state == State.DRAINING) {
-            remember(stream);
+            streams.remember(stream);
             throw Http2Exception.stream(stream, Http2Error.REFUSED_STREAM, "the server is stopping");
         }
         if (streams.size() >= options.http2MaxConcurrentStreams()) {
-            remember(stream);
+            streams.remember(stream);
             throw Http2Exception.stream(stream, Http2Error.REFUSED_STREAM,
                     "more than " + options.http2MaxConcurrentStreams() + " concurrent streams");
         }
-        lastProcessed = stream; // acted on from here: served, answered or reset (not refused unprocessed)
+        streams.processed(stream); // acted on from here: served, answered or reset (not refused unprocessed)
         if (tooLarge) {
             refuseAlone(stream, ProtocolRule.HEADER_SECTION_TOO_LARGE);
             return;
@@ -668,15 +630,15 @@ public final class Http2Connection extends TimerNode
     }
 
     private void startExchange(int stream, RequestHead head, long length, boolean expectContinue) {
-        H2Stream s = new H2Stream(stream, block.endStream(), peerSettings.initialWindow(), receiveWindowOfStream());
+        H2Stream s = new H2Stream(stream, block.endStream(), peerSettings.initialWindow(), flow.streamReceiveWindow());
         s.expectedLength = length;
-        s.bodySince = reactor.now;
+        long bodyDue = timers.bodyOwed(s, reactor.now);
         s.awaitingContinue = expectContinue;
-        streams.put(stream, s);
+        streams.open(s);
         if (!block.endStream()) {
-            armTimer(reactor.now + Deadline.BODY.nanos(options));
+            armTimer(bodyDue);
             if (!expectContinue) {
-                startBodyRate(s);
+                armIf(timers.startBodyRate(s, reactor.now));
             }
         }
         Exchange ex = new Exchange(door, stream, head);
@@ -717,11 +679,6 @@ public final class Http2Connection extends TimerNode
         }
     }
 
-    /** The window a new stream gives the client: what we announce (the RFC's default until our SETTINGS are acked). */
-    private long receiveWindowOfStream() {
-        return Math.max(options.http2InitialWindowBytes(), Frames.DEFAULT_WINDOW);
-    }
-
     @Override
     public void priority(int stream) throws Http2Exception {
         budgets.controlFrame(reactor.now, "PRIORITY");
@@ -734,7 +691,7 @@ public final class Http2Connection extends TimerNode
 
     @Override
     public void rstStream(int stream, int errorCode) throws Http2Exception {
-        if (stream > lastClientStream) {
+        if (streams.idle(stream)) {
             throw Http2Exception.connection(Http2Error.PROTOCOL_ERROR, "RST_STREAM on idle stream " + stream);
         }
         budgets.reset(reactor.now, "RST_STREAM from the client (rapid reset)");
@@ -772,13 +729,9 @@ public final class Http2Connection extends TimerNode
      * {@code delta}, once per frame; a stream whose window opened sends what it holds back.
      */
     private void initialWindowChanged(long delta) throws Http2Exception {
-        for (H2Stream s : streams.values()) { // (a stream that ends while pumped leaves the map: allowed here)
-            s.sendWindow += delta;
+        for (H2Stream s : streams.all()) { // (a stream that ends while pumped leaves the map: allowed here)
             telemetry.http2StreamWindowChanged();
-            if (s.sendWindow > Frames.MAX_WINDOW) {
-                throw Http2Exception.connection(Http2Error.FLOW_CONTROL_ERROR,
-                        "SETTINGS_INITIAL_WINDOW_SIZE makes a stream window exceed 2^31-1");
-            }
+            flow.initialWindowChanged(s, delta);
             if (delta > 0 && s.blocked() && !s.waitsForConnection) {
                 pump(s);
             }
@@ -809,26 +762,20 @@ public final class Http2Connection extends TimerNode
 
     @Override
     public void windowUpdate(int stream, int increment) throws Http2Exception {
-        windowProgress = reactor.now;
         if (stream == 0) {
-            sendWindow += increment;
-            if (sendWindow > Frames.MAX_WINDOW) {
-                throw Http2Exception.connection(Http2Error.FLOW_CONTROL_ERROR, "connection window beyond 2^31-1");
-            }
+            flow.connectionUpdate(increment, reactor.now);
             wakeWaiting(); // only the streams waiting for the connection
             return;
         }
         H2Stream s = streams.get(stream);
         if (s == null) {
-            if (stream > lastClientStream) {
+            flow.otherUpdate(reactor.now);
+            if (streams.idle(stream)) {
                 throw Http2Exception.connection(Http2Error.PROTOCOL_ERROR, "WINDOW_UPDATE on idle stream " + stream);
             }
             return; // a closed stream: ignored
         }
-        s.sendWindow += increment;
-        if (s.sendWindow > Frames.MAX_WINDOW) {
-            throw Http2Exception.stream(stream, Http2Error.FLOW_CONTROL_ERROR, "stream window beyond 2^31-1");
-        }
+        flow.streamUpdate(s, increment, reactor.now);
         if (!s.waitsForConnection) {
             pump(s); // (one waiting for the connection goes when the connection can send)
         }
@@ -863,7 +810,7 @@ public final class Http2Connection extends TimerNode
         if (s != null) {
             dropStream(s, "stream reset: " + error + " " + why);
         } else {
-            remember(stream);
+            streams.remember(stream);
         }
         if (error != Http2Error.NO_ERROR && error != Http2Error.INTERNAL_ERROR
                 && !(error == Http2Error.REFUSED_STREAM && state == State.DRAINING)) { // (a stop refuses: ours)
@@ -915,7 +862,7 @@ public final class Http2Connection extends TimerNode
     private void goAway(Http2Error error, byte[] debug) {
         if (!goAwaySent) {
             goAwaySent = true;
-            writeControl(17 + debug.length, out -> FrameWriter.goAway(out, lastProcessed, error, debug));
+            writeControl(17 + debug.length, out -> FrameWriter.goAway(out, streams.lastProcessed(), error, debug));
         }
     }
 
@@ -927,7 +874,7 @@ public final class Http2Connection extends TimerNode
         if (closeReason == null) {
             closeReason = reason;
         }
-        for (H2Stream s : new ArrayList<>(streams.values())) {
+        for (H2Stream s : streams.snapshot()) {
             dropStream(s, "connection closing: " + reason);
         }
         if (!state.closing() && state != State.CLOSED) {
@@ -944,11 +891,10 @@ public final class Http2Connection extends TimerNode
         if (s.state != H2Stream.State.CLOSED) {
             s.moveTo(H2Stream.State.CLOSED);
         }
-        waiting.remove(s);
+        flow.forget(s);
         s.pending.clear();
         s.pendingBytes = 0;
-        streams.remove(s.id);
-        remember(s.id);
+        streams.closed(s);
         logEnds(s, true);
         Exchange ex = s.exchange;
         if (ex != null && !ex.isResponseWritten()) {
@@ -956,20 +902,6 @@ public final class Http2Connection extends TimerNode
             ex.clientGone(why);
         }
         closeWhenDrained();
-    }
-
-    private void remember(int stream) {
-        recentlyClosed[recentlyClosedNext] = stream;
-        recentlyClosedNext = (recentlyClosedNext + 1) % CLOSED_REMEMBERED;
-    }
-
-    private boolean wasClosed(int stream) {
-        for (int closed : recentlyClosed) {
-            if (closed == stream) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /** Calls the handler on this thread. */
@@ -1036,9 +968,8 @@ public final class Http2Connection extends TimerNode
         H2Stream s = writable(stream);
         if (s != null && !s.headSent && !s.exchange.isResponseStarted()) {
             s.awaitingContinue = false;
-            s.bodySince = reactor.now; // from now on the client owes the body
-            armTimer(reactor.now + Deadline.BODY.nanos(options));
-            startBodyRate(s);
+            armTimer(timers.bodyOwed(s, reactor.now)); // from now on the client owes the body
+            armIf(timers.startBodyRate(s, reactor.now));
             framer.headers(s.id, 100, new HttpFields(0), -1, false);
             flushOutput();
         }
@@ -1049,9 +980,8 @@ public final class Http2Connection extends TimerNode
         H2Stream s = streams.get(stream);
         if (s != null && s.body != null && s.body.resumeStillWanted()) {
             s.readerPaused = false;
-            s.bodySince = reactor.now;
-            armTimer(reactor.now + Deadline.BODY.nanos(options));
-            startBodyRate(s); // a new window: the time the handler held things up does not count
+            armTimer(timers.bodyOwed(s, reactor.now));
+            armIf(timers.startBodyRate(s, reactor.now)); // a new window: the handler's time does not count
             giveBack(s, true);
         }
     }
@@ -1151,12 +1081,12 @@ public final class Http2Connection extends TimerNode
         telemetry.rejected(rule.status(), rule.reason(), rule.name());
         ErrorRenderer.Body body = Responses.renderError(options.errorRenderer(), rule.status(), rule.reason());
         int length = body.bytes().length;
-        boolean withBody = length <= Math.min(peerSettings.initialWindow(), sendWindow);
+        boolean withBody = flow.fits(length, peerSettings.initialWindow());
         if (withBody) {
             framer.headers(stream, rule.status(), new HttpFields(1).add("content-type", body.contentType()), length,
                     false);
             framer.data(stream, body.bytes(), 0, length, true);
-            sendWindow -= length;
+            flow.sentAlone(length);
         } else {
             framer.headers(stream, rule.status(), new HttpFields(0), -1, true);
         }
@@ -1164,7 +1094,7 @@ public final class Http2Connection extends TimerNode
         if (!block.endStream()) {
             writeControl(13, out -> FrameWriter.rstStream(out, stream, Http2Error.NO_ERROR));
         }
-        remember(stream);
+        streams.remember(stream);
         if (accessLog != null) {
             accessLog.refused(rule.name(), rule.status(), withBody ? length : 0, reactor.now, origin.remote());
         }
@@ -1225,96 +1155,32 @@ public final class Http2Connection extends TimerNode
         return true;
     }
 
-    /** Queues body bytes of {@code s} behind its window (dropped when the response has no body). */
+    /** Queues body bytes of {@code s} behind its window (dropped when the response has no body), and sends what may go. */
     private void queueBody(H2Stream s, byte[] data, int length, boolean last) {
         if (s.endSent) {
             return;
         }
-        if (length > 0 && s.bodyAllowed) {
-            s.pending.add(ByteBuffer.wrap(data, 0, length));
-            s.pendingBytes += length;
-        }
-        if (last) {
-            s.pendingEnd = true;
-        }
+        output.queue(s, data, length, last);
         pump(s);
     }
 
     /**
-     * Sends what the windows of {@code s} and of the connection allow, as DATA frames of the peer's size, into the
-     * room the queued-output budget leaves (so DATA never takes the queue beyond it); when the connection (its window
-     * or its budget) holds it back, {@code s} waits for it in {@link #waiting}.
+     * Sends what the windows of {@code s} and of the connection allow ({@link StreamOutput}); a stream whose end went
+     * out is complete; one held back arms the stall timer, and the response rate when its own window holds it.
      */
     private void pump(H2Stream s) {
-        telemetry.http2StreamPumped();
-        boolean moved = false;
-        while (!s.pending.isEmpty() && s.sendWindow > 0 && s.localOpen()) {
-            long room = dataRoom();
-            if (sendWindow <= 0 || room <= 0) {
-                waiting.add(s);
-                break;
+        switch (output.pump(s, reactor.now)) {
+            case ENDED -> localEnded(s);
+            case BLOCKED -> {
+                armTimer(deadlines.stallAt(flow.progress()));
+                if (s.sendWindow <= 0) {
+                    armIf(timers.startResponseRate(s, reactor.now)); // the client must open its window at the rate
+                }
             }
-            ByteBuffer part = s.pending.peek();
-            int n = (int) Math.min(Math.min(Math.min(part.remaining(), framer.peerMaxFrame()), room),
-                    Math.min(s.sendWindow, sendWindow));
-            boolean end = s.pendingEnd && s.pending.size() == 1 && n == part.remaining();
-            framer.data(s.id, part.array(), part.arrayOffset() + part.position(), n, end);
-            part.position(part.position() + n);
-            if (!part.hasRemaining()) {
-                s.pending.poll();
-            }
-            s.sendWindow -= n;
-            sendWindow -= n;
-            s.pendingBytes -= n;
-            RateWindow.add(s.responseRate, n);
-            if (s.log != null) {
-                s.log.bytesOut += n;
-            }
-            moved = true;
-            if (end) {
-                s.endSent = true;
-            }
-        }
-        if (s.pending.isEmpty() && s.pendingEnd && !s.endSent && s.localOpen()) {
-            framer.data(s.id, null, 0, 0, true);
-            s.endSent = true;
-        }
-        if (moved) {
-            windowProgress = reactor.now;
-            s.exchange.outboundWritten();
-        }
-        if (s.endSent && s.localOpen()) {
-            localEnded(s);
-        } else if (s.blocked()) {
-            armTimer(deadlines.stallAt(windowProgress));
-            if (s.sendWindow <= 0) {
-                startResponseRate(s); // the client holds the response up: it must open the window at the rate
-            }
+            case IDLE -> { }
         }
         if (s.pending.isEmpty()) {
             RateWindow.stop(s.responseRate); // nothing waits for the client
-        }
-    }
-
-    /** The client owes body bytes on {@code s} from now: a new window of the body's minimum rate, its end armed. */
-    private void startBodyRate(H2Stream s) {
-        if (s.bodyRate == null) {
-            s.bodyRate = RateWindow.of(options.minRequestBodyRate());
-        }
-        if (s.bodyRate != null) {
-            s.bodyRate.start(reactor.now);
-            armTimer(s.bodyRate.due());
-        }
-    }
-
-    /** The response of {@code s} waits on its window: the response's minimum rate runs, unless it runs already. */
-    private void startResponseRate(H2Stream s) {
-        if (s.responseRate == null) {
-            s.responseRate = RateWindow.of(options.minResponseRate());
-        }
-        if (s.responseRate != null && !s.responseRate.running()) {
-            s.responseRate.start(reactor.now);
-            armTimer(s.responseRate.due());
         }
     }
 
@@ -1324,14 +1190,9 @@ public final class Http2Connection extends TimerNode
      */
     private void wakeWaiting() {
         H2Stream s;
-        while (sendWindow > 0 && dataRoom() > 0 && (s = waiting.next()) != null) {
+        while ((s = output.nextToWake()) != null) {
             pump(s); // sends a byte at least, or no longer waits for the connection: the loop ends
         }
-    }
-
-    /** The DATA payload the queued-output budget has room for now (a frame's header counted); 0 or less: none. */
-    private long dataRoom() {
-        return budgets.outputRoom(outputBytes()) - Frames.HEADER_BYTES;
     }
 
     /** We sent END_STREAM on {@code s}: its response is complete. */
@@ -1352,9 +1213,8 @@ public final class Http2Connection extends TimerNode
                 s.body = null;
             }
             s.readerPaused = false; // dropped from now on: the client owes the rest, within the body timeout
-            s.bodySince = reactor.now;
-            armTimer(reactor.now + Deadline.BODY.nanos(options));
-            startBodyRate(s);
+            armTimer(timers.bodyOwed(s, reactor.now));
+            armIf(timers.startBodyRate(s, reactor.now));
             giveBack(s, true);
             if (s.awaitingContinue
                     || (s.expectedLength >= 0 && s.expectedLength - s.received > options.maxDiscardBytes())) {
@@ -1371,8 +1231,7 @@ public final class Http2Connection extends TimerNode
     }
 
     private void streamClosed(H2Stream s) {
-        streams.remove(s.id);
-        remember(s.id);
+        streams.closed(s);
         if (streams.isEmpty()) {
             deadlines.restart(reactor.now);
             armTimer(deadlines.at(Deadline.IDLE));
@@ -1416,7 +1275,7 @@ public final class Http2Connection extends TimerNode
             Frames.SETTINGS_ENABLE_PUSH, 0,
         };
         writeControl(Frames.HEADER_BYTES + pairs.length * 3, out -> FrameWriter.settings(out, pairs));
-        writeControl(13, out -> FrameWriter.windowUpdate(out, 0, CONNECTION_WINDOW - Frames.DEFAULT_WINDOW));
+        writeControl(13, out -> FrameWriter.windowUpdate(out, 0, FlowControl.initialIncrement()));
     }
 
     // ---------------------------------------------------------------- output
@@ -1435,7 +1294,7 @@ public final class Http2Connection extends TimerNode
         }
         if (written > 0) {
             telemetry.written(written);
-            for (H2Stream s : streams.values()) {
+            for (H2Stream s : streams.all()) {
                 s.exchange.outboundWritten();
             }
         }
@@ -1447,7 +1306,7 @@ public final class Http2Connection extends TimerNode
             close(closeReason == null ? "done" : closeReason);
             return;
         }
-        if ((intake == Intake.HELD || (sendWindow > 0 && !waiting.isEmpty())) && !drainTaskQueued
+        if ((intake == Intake.HELD || flow.waitingForBudget()) && !drainTaskQueued
                 && budgets.outputDrained(outputBytes())) { // (held by the budget, not by the client's window)
             // Not from here: a flush may run inside another connection's staging (Reactor.stage). A task of ours.
             drainTaskQueued = true;
@@ -1529,6 +1388,13 @@ public final class Http2Connection extends TimerNode
 
     // ---------------------------------------------------------------- timers
 
+    /** Arms the timer at {@code deadline} unless none ({@link Long#MIN_VALUE}: a rate that is off). */
+    private void armIf(long deadline) {
+        if (deadline != Long.MIN_VALUE) {
+            armTimer(deadline);
+        }
+    }
+
     private void armTimer(long deadline) {
         if (state != State.CLOSED && (!isScheduled() || deadline - this.deadline < 0)) {
             reactor.wheel.schedule(this, deadline);
@@ -1596,37 +1462,25 @@ public final class Http2Connection extends TimerNode
 
     /**
      * The body timeout and minimum body rate of each stream whose client owes body bytes (its side open, the handler
-     * not holding things up). A stream whose client waits for {@code 100 Continue} has the body timeout and no rate,
-     * as HTTP/1.1's {@code EXPECTING_CONTINUE} has: a handler that never reads must not hold the stream for ever.
-     * Returns when the next one is due.
+     * not holding things up; {@link StreamTimers}). A stream whose client waits for {@code 100 Continue} has the body
+     * timeout and no rate, as HTTP/1.1's {@code EXPECTING_CONTINUE} has: a handler that never reads must not hold
+     * the stream for ever. Returns when the next one is due.
      */
     private long expireBodies() {
         long now = reactor.now;
-        long next = now + Deadline.IDLE.nanos(options);
-        for (H2Stream s : new ArrayList<>(streams.values())) {
-            if (owesBody(s)) {
-                long due = expireBody(s, now);
+        long next = timers.horizon(now);
+        for (H2Stream s : streams.snapshot()) {
+            if (StreamTimers.owesBody(s)) {
+                Deadline fired = timers.bodyDue(s, now);
+                if (fired != null) {
+                    bodyRefused(s, fired, fired.refusal());
+                }
+                long due = timers.bodyNext(s);
                 next = due - next < 0 ? due : next;
             }
         }
         flushOutput();
         return next;
-    }
-
-    /**
-     * No body bytes on {@code s} for {@code bodyTimeout}, or fewer than its minimum rate over a window (the body
-     * timeout names a client that stopped, as on HTTP/1.1): refused. Returns when to look at {@code s} again.
-     */
-    private long expireBody(H2Stream s, long now) {
-        if (s.bodySince + Deadline.BODY.nanos(options) - now <= 0) {
-            bodyRefused(s, Deadline.BODY, Refusal.BODY_TIMEOUT);
-        } else if (s.bodyRate != null && s.bodyRate.running() && s.bodyRate.due() - now <= 0
-                && s.bodyRate.fellShort(now)) { // (a window that reached the rate starts the next)
-            bodyRefused(s, Deadline.BODY_RATE, Refusal.BODY_TOO_SLOW);
-        }
-        long timeoutAt = s.bodySince + Deadline.BODY.nanos(options); // (a 408 restarted both for the rest)
-        RateWindow rate = s.bodyRate;
-        return rate == null || !rate.running() || timeoutAt - rate.due() < 0 ? timeoutAt : rate.due();
     }
 
     /**
@@ -1656,46 +1510,34 @@ public final class Http2Connection extends TimerNode
     /**
      * The response rate of each stream whose response waits on its own window: fewer bytes than the rate over a
      * window resets the stream ({@code RST_STREAM CANCEL}, its writer fails), as HTTP/1.1 closes a connection whose
-     * client takes a blocked response too slowly; the connection goes on. A stream held back by the connection's
-     * window instead starts a new window. Returns when the next one is due.
+     * client takes a blocked response too slowly; the connection goes on. Returns when the next one is due.
      */
     private long expireResponseRates() {
         long now = reactor.now;
-        long next = now + Deadline.IDLE.nanos(options);
-        for (H2Stream s : new ArrayList<>(streams.values())) {
-            RateWindow rate = s.responseRate;
-            if (rate == null || !rate.running() || !s.blocked()) {
-                RateWindow.stop(rate);
+        long next = timers.horizon(now);
+        for (H2Stream s : streams.snapshot()) {
+            if (timers.responseTooSlow(s, now)) {
+                telemetry.timedOut(Deadline.RESPONSE_RATE);
+                resetStream(s.id, Http2Error.CANCEL, "response taken slower than the minimum data rate");
                 continue;
             }
-            if (rate.due() - now <= 0) {
-                if (s.sendWindow > 0) {
-                    rate.start(now); // the connection's window holds it back, not this stream's client
-                } else if (rate.fellShort(now)) {
-                    telemetry.timedOut(Deadline.RESPONSE_RATE);
-                    resetStream(s.id, Http2Error.CANCEL, "response taken slower than the minimum data rate");
-                    continue;
-                }
+            long due = StreamTimers.responseNext(s);
+            if (due != Long.MIN_VALUE) {
+                next = due - next < 0 ? due : next;
             }
-            next = rate.due() - next < 0 ? rate.due() : next;
         }
         flushOutput();
         return next;
     }
 
-    /** Whether the client owes body bytes on {@code s} now (for its body timeout). */
-    private static boolean owesBody(H2Stream s) {
-        return s.remoteOpen() && !s.readerPaused;
-    }
-
     /** Streams whose response waited on a window for the whole write-stall timeout: reset, their writers fail. */
     private void stallBlockedStreams() {
-        for (H2Stream s : new ArrayList<>(streams.values())) {
+        for (H2Stream s : streams.snapshot()) {
             if (s.blocked()) {
                 resetStream(s.id, Http2Error.CANCEL, "flow-control window closed for the write-stall timeout");
             }
         }
-        windowProgress = reactor.now;
+        flow.moved(reactor.now);
     }
 
     @Override
@@ -1708,7 +1550,7 @@ public final class Http2Connection extends TimerNode
         if (outbound.queued()) {
             return true;
         }
-        for (H2Stream s : streams.values()) {
+        for (H2Stream s : streams.all()) {
             if (s.blocked()) {
                 return true;
             }
@@ -1727,7 +1569,8 @@ public final class Http2Connection extends TimerNode
         if (outbound.queued()) {
             return written;
         }
-        return written - windowProgress > 0 ? written : windowProgress;
+        long moved = flow.progress();
+        return written - moved > 0 ? written : moved;
     }
 
     @Override
@@ -1776,7 +1619,7 @@ public final class Http2Connection extends TimerNode
         reactor.releaseStaging(this);
         key.cancel();
         channel.close();
-        for (H2Stream s : new ArrayList<>(streams.values())) {
+        for (H2Stream s : streams.snapshot()) {
             logEnds(s, true);
             Exchange ex = s.exchange;
             if (ex != null && !ex.isResponseWritten()) {
