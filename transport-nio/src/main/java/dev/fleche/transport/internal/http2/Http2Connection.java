@@ -71,7 +71,7 @@ import javax.net.ssl.SSLException;
  */
 public final class Http2Connection extends TimerNode
         implements Reactor.Attachment, ConnectionChannel.Listener, Deadlines.Input, ConnectionDoor.Behind,
-        FrameReader.Listener {
+        FrameReader.Listener, StreamRequests.Listener {
     public final Reactor reactor;
 
     enum State {
@@ -130,8 +130,9 @@ public final class Http2Connection extends TimerNode
     /** The one way up from this connection's exchanges (it hops onto the loop and calls this connection). */
     private final ConnectionDoor door;
     private final FrameReader reader;
-    private final HpackDecoder decoder;
     private final Http2Framer framer;
+    /** The request side of the streams: header blocks and DATA made into streams and their bodies. */
+    private final StreamRequests requests;
     /** The access log's part, or null when the server has none. */
     private final Http2AccessLog accessLog;
     /** The streams by id, and the ids seen. */
@@ -145,8 +146,6 @@ public final class Http2Connection extends TimerNode
     private byte[] leftover;
     /** Whether our GOAWAY went out (at most one). */
     private boolean goAwaySent;
-    /** The header block in progress (HEADERS then CONTINUATIONs), bounded before decoding. */
-    private final HeaderBlock block;
 
     private final PeerSettings peerSettings = new PeerSettings();
     /** Both windows of the connection, the streams', and the streams waiting for the connection. */
@@ -171,8 +170,6 @@ public final class Http2Connection extends TimerNode
         this.outbound = new WriteQueue(reactor, channel, this);
         this.door = new ConnectionDoor(reactor, id, channel, origin, telemetry, this);
         this.reader = new FrameReader(options.http2MaxFrameBytes());
-        this.decoder = new HpackDecoder(options.http2HeaderTableBytes(), options.maxHeaderBytes());
-        this.block = new HeaderBlock(options.maxHeaderBytes() * 2, options.http2MaxContinuationFrames());
         this.framer = new Http2Framer(outbound, date);
         this.accessLog = reactor.accessLog == null ? null
                 : new Http2AccessLog(reactor.accessLog, id, channel, options.nanoClock());
@@ -180,6 +177,8 @@ public final class Http2Connection extends TimerNode
         this.flow = new FlowControl(options, reactor.now);
         this.output = new StreamOutput(framer, flow, budgets, outbound, telemetry);
         this.timers = new StreamTimers(options);
+        this.requests = new StreamRequests(options, streams, flow, timers, peerSettings, door, telemetry, accessLog,
+                this);
         this.interest = key.interestOps();
     }
 
@@ -220,34 +219,7 @@ public final class Http2Connection extends TimerNode
             peerSettings.entry(identifier, value);
         }
         peerSettings.end(framer); // no stream is open yet
-        streams.opening(1);
-        streams.processed(1);
-        H2Stream s = new H2Stream(1, true, peerSettings.initialWindow(), flow.streamReceiveWindow());
-        streams.open(s);
-        Exchange ex = new Exchange(door, 1, asHttp2(head));
-        s.exchange = ex;
-        telemetry.streamStarted(head);
-        logBegins(s);
-        dispatch(s);
-    }
-
-    /**
-     * The upgraded HTTP/1.1 request as stream 1 sees it: HTTP/2, without the fields of the upgrade and of the
-     * HTTP/1.1 connection (RFC 9113 8.2.2). It was checked as HTTP/1.1 already, so its target is valid.
-     */
-    private static RequestHead asHttp2(RequestHead head) {
-        HttpFields fields = new HttpFields(head.headers().size());
-        head.headers().forEach((name, value) -> {
-            if (!name.equalsIgnoreCase("Connection") && !name.equalsIgnoreCase("Upgrade")
-                    && !name.equalsIgnoreCase("HTTP2-Settings") && !name.equalsIgnoreCase("Keep-Alive")) {
-                fields.add(name, value);
-            }
-        });
-        try {
-            return RequestHead.http2(head.method(), head.target(), head.host(), fields, -1, false, false);
-        } catch (RequestException e) {
-            return head; // an absolute-form target: served as it came
-        }
+        requests.upgraded(head, reactor.now);
     }
 
     private void moveTo(State next) {
@@ -422,253 +394,18 @@ public final class Http2Connection extends TimerNode
         if (flowLength == 0 && !endStream) {
             budgets.controlFrame(reactor.now, "empty DATA");
         }
-        int update = flow.received(flowLength); // the connection's window, refilled as frames arrive
-        if (update > 0) {
-            writeControl(13, out -> FrameWriter.windowUpdate(out, 0, update));
-        }
-        H2Stream s = streams.get(stream);
-        if (s == null) {
-            if (streams.idle(stream)) {
-                throw Http2Exception.connection(Http2Error.PROTOCOL_ERROR, "DATA on idle stream " + stream);
-            }
-            throw Http2Exception.stream(stream, Http2Error.STREAM_CLOSED, "DATA on closed stream " + stream);
-        }
-        if (!s.remoteOpen()) {
-            throw Http2Exception.stream(stream, Http2Error.STREAM_CLOSED, "DATA after END_STREAM on stream " + stream);
-        }
-        s.bodySince = reactor.now;
-        RateWindow.add(s.bodyRate, payload.remaining());
-        flow.received(s, flowLength);
-        int length = payload.remaining();
-        s.received += length;
-        if (s.expectedLength >= 0 && s.received > s.expectedLength) {
-            throw Http2Exception.stream(stream, Http2Error.PROTOCOL_ERROR, "DATA beyond the content-length");
-        }
-        telemetry.bodyBytes(length);
-        if (s.log != null) {
-            s.log.bytesIn += length;
-        }
-        if (!s.localOpen()) {
-            discard(s, length, endStream);
-            return;
-        }
-        if (s.received > Math.min(s.bodyLimit, options.bodyLimit())) {
-            refuseTooLarge(s, Math.min(s.bodyLimit, options.bodyLimit()), false);
-            return;
-        }
-        deliver(s, payload, length);
-        if (endStream) {
-            remoteEnded(s, null);
-        } else if (!s.readerPaused) {
-            giveBack(s, false);
-        }
-    }
-
-    /** Body bytes after the response is complete: dropped, the window given back, up to maxDiscardBytes. */
-    private void discard(H2Stream s, int length, boolean endStream) throws Http2Exception {
-        s.discarded += length;
-        if (s.discarded > options.maxDiscardBytes()) {
-            resetStream(s.id, Http2Error.NO_ERROR, "request body beyond maxDiscardBytes after the response");
-            return;
-        }
-        if (endStream) {
-            remoteEnded(s, null);
-        } else {
-            giveBack(s, false);
-        }
-    }
-
-    /** Hands body bytes to the exchange: into the aggregate, or offered to the streamed body. */
-    private void deliver(H2Stream s, ByteBuffer payload, int length) {
-        if (length == 0) {
-            return;
-        }
-        if (s.aggregate != null) {
-            payload.get(s.aggregate, (int) (s.received - length), length);
-        } else if (s.body != null) {
-            byte[] array = payload.array();
-            if (s.body.offer(array, payload.arrayOffset() + payload.position(), length)) {
-                s.readerPaused = true; // credit waits until the handler took half of its window
-            }
-        }
-    }
-
-    /** Gives the stream's window back with WINDOW_UPDATE once half of it is owed (or {@code now}). */
-    private void giveBack(H2Stream s, boolean now) {
-        int owed = flow.giveBack(s, now);
-        if (owed > 0) {
-            writeControl(13, out -> FrameWriter.windowUpdate(out, s.id, owed));
-        }
-    }
-
-    /** The client ended its side of {@code s} (END_STREAM on DATA or trailers). */
-    private void remoteEnded(H2Stream s, HttpFields trailers) throws Http2Exception {
-        if (s.expectedLength >= 0 && s.received != s.expectedLength) {
-            throw Http2Exception.stream(s.id, Http2Error.PROTOCOL_ERROR,
-                    "body of " + s.received + " bytes, content-length " + s.expectedLength);
-        }
-        s.moveTo(s.state == H2Stream.State.OPEN ? H2Stream.State.HALF_CLOSED_REMOTE : H2Stream.State.CLOSED);
-        Exchange ex = s.exchange;
-        if (!s.localOpen()) {
-            // the response is out already; the body was dropped
-        } else if (s.aggregate != null) {
-            ex.bodyReceived(s.aggregate, trailers, s.received);
-            s.aggregate = null;
-            dispatch(s);
-        } else {
-            ex.bodyReceived(null, trailers, s.received); // before the reader can see the end
-            if (s.body != null) {
-                s.body.end();
-            }
-        }
-        if (s.state == H2Stream.State.CLOSED) {
-            streamClosed(s);
-        }
+        requests.data(stream, payload, flowLength, endStream, reactor.now);
     }
 
     @Override
     public void headers(int stream, ByteBuffer fragment, boolean endStream, boolean endHeaders)
             throws Http2Exception {
-        if ((stream & 1) == 0) {
-            throw Http2Exception.connection(Http2Error.PROTOCOL_ERROR, "HEADERS on even stream " + stream);
-        }
-        block.begin(stream, endStream, fragment);
-        if (endHeaders) {
-            headerBlockDone();
-        }
+        requests.headers(stream, fragment, endStream, endHeaders, reactor.now);
     }
 
     @Override
     public void continuation(int stream, ByteBuffer fragment, boolean endHeaders) throws Http2Exception {
-        block.continuation(fragment);
-        if (endHeaders) {
-            headerBlockDone();
-        }
-    }
-
-    /** A whole header block: decoded (always, to keep HPACK in sync), then a new stream or trailers. */
-    private void headerBlockDone() throws Http2Exception {
-        int stream = block.stream();
-        H2Stream open = streams.get(stream);
-        boolean trailers = open != null;
-        RequestFields fields = new RequestFields(trailers);
-        boolean tooLarge = false;
-        try {
-            decoder.decode(block.encoded(), fields);
-        } catch (HpackException e) {
-            if (e.kind() == HpackException.Kind.COMPRESSION_ERROR) {
-                throw Http2Exception.connection(Http2Error.COMPRESSION_ERROR, "HPACK: " + e.getMessage());
-            }
-            tooLarge = true;
-        }
-        block.decoded();
-        if (trailers) {
-            trailersReceived(open, fields, tooLarge);
-        } else {
-            newStream(stream, fields, tooLarge);
-        }
-    }
-
-    private void trailersReceived(H2Stream s, RequestFields fields, boolean tooLarge) throws Http2Exception {
-        if (!s.remoteOpen()) {
-            throw Http2Exception.stream(s.id, Http2Error.STREAM_CLOSED, "HEADERS after END_STREAM on stream " + s.id);
-        }
-        if (!block.endStream()) {
-            throw Http2Exception.stream(s.id, Http2Error.PROTOCOL_ERROR, "trailers without END_STREAM (RFC 9113 8.1)");
-        }
-        if (tooLarge) {
-            throw Http2Exception.stream(s.id, Http2Error.PROTOCOL_ERROR, "trailers larger than the header limit");
-        }
-        fields.check(s.id);
-        remoteEnded(s, fields.fields());
-    }
-
-    private void newStream(int stream, RequestFields fields, boolean tooLarge) throws Http2Exception {
-        streams.opening(stream);
-        if (goAwaySent) {
-            return; // after our GOAWAY: ignored (RFC 9113 6.8)
-        }
-        if (state == State.DRAINING) {
-            streams.remember(stream);
-            throw Http2Exception.stream(stream, Http2Error.REFUSED_STREAM, "the server is stopping");
-        }
-        if (streams.size() >= options.http2MaxConcurrentStreams()) {
-            streams.remember(stream);
-            throw Http2Exception.stream(stream, Http2Error.REFUSED_STREAM,
-                    "more than " + options.http2MaxConcurrentStreams() + " concurrent streams");
-        }
-        streams.processed(stream); // acted on from here: served, answered or reset (not refused unprocessed)
-        if (tooLarge) {
-            refuseAlone(stream, ProtocolRule.HEADER_SECTION_TOO_LARGE);
-            return;
-        }
-        fields.check(stream);
-        if (requestLineLength(fields.method(), fields.path()) > options.maxRequestLineBytes()) {
-            // the same limit as HTTP/1.1's request line, so that a target refused there is refused here too
-            refuseAlone(stream, ProtocolRule.REQUEST_LINE_TOO_LONG);
-            return;
-        }
-        long length = fields.contentLength();
-        if (block.endStream() && length > 0) {
-            throw Http2Exception.stream(stream, Http2Error.PROTOCOL_ERROR, "content-length without DATA");
-        }
-        String expect = fields.fields().get("expect");
-        boolean expectContinue = !block.endStream() && expect != null && expect.equalsIgnoreCase("100-continue");
-        RequestHead head;
-        try {
-            head = RequestHead.http2(fields.method(), fields.path(), fields.authority(), fields.fields(), length,
-                    !block.endStream(), expectContinue);
-        } catch (RequestException e) {
-            throw Http2Exception.stream(stream, Http2Error.PROTOCOL_ERROR, "malformed :path or :authority: " + e.rule());
-        }
-        startExchange(stream, head, length, expectContinue);
-    }
-
-    /** The length of the HTTP/1.1 request line this request would have had ({@code GET /path HTTP/1.1}). */
-    private static long requestLineLength(String method, String path) {
-        return (long) method.length() + 1 + path.length() + " HTTP/1.1".length();
-    }
-
-    private void startExchange(int stream, RequestHead head, long length, boolean expectContinue) {
-        H2Stream s = new H2Stream(stream, block.endStream(), peerSettings.initialWindow(), flow.streamReceiveWindow());
-        s.expectedLength = length;
-        long bodyDue = timers.bodyOwed(s, reactor.now);
-        s.awaitingContinue = expectContinue;
-        streams.open(s);
-        if (!block.endStream()) {
-            armTimer(bodyDue);
-            if (!expectContinue) {
-                armIf(timers.startBodyRate(s, reactor.now));
-            }
-        }
-        Exchange ex = new Exchange(door, stream, head);
-        s.exchange = ex;
-        telemetry.streamStarted(head);
-        logBegins(s);
-        if (block.endStream()) {
-            dispatch(s);
-            return;
-        }
-        if (length > options.bodyLimit()) {
-            refuseTooLarge(s, options.bodyLimit(), false);
-            return;
-        }
-        if (length >= 0 && length <= options.bodyAggregationBytes() && !expectContinue) {
-            s.aggregate = new byte[(int) length]; // dispatched once the body is whole
-            return;
-        }
-        BodyInput input = new BodyInput(door, stream, ex::bodyOverLimit, options.inboundWindowBytes(), expectContinue);
-        s.body = input;
-        ex.bodyStreaming(input);
-        dispatch(s);
-    }
-
-    /** The stream's access-log entry begins (when the server has an access log). */
-    private void logBegins(H2Stream s) {
-        if (accessLog != null) {
-            s.log = accessLog.begin(s.exchange.head(), reactor.now, origin.remote());
-            s.exchange.logEntry = s.log;
-        }
+        requests.continuation(fragment, endHeaders, reactor.now);
     }
 
     /** The stream's access-log entry ends: whole, or {@code cut}. */
@@ -781,6 +518,24 @@ public final class Http2Connection extends TimerNode
         }
     }
 
+    // ---------------------------------------------------------------- what the request side reports (StreamRequests)
+
+    @Override
+    public StreamRequests.Admission admission() {
+        return goAwaySent ? StreamRequests.Admission.IGNORE
+                : state == State.DRAINING ? StreamRequests.Admission.REFUSE : StreamRequests.Admission.ACCEPT;
+    }
+
+    @Override
+    public void refuseTooLarge(H2Stream s, long limit) {
+        refuseTooLarge(s, limit, false);
+    }
+
+    @Override
+    public void sendWindowUpdate(int stream, int increment) {
+        writeControl(13, out -> FrameWriter.windowUpdate(out, stream, increment));
+    }
+
     // ---------------------------------------------------------------- errors
 
     /**
@@ -798,7 +553,8 @@ public final class Http2Connection extends TimerNode
      * (our doing too) answers the client's doing, so it counts in the same budget as the resets the client sends
      * ("MadeYouReset", 2025).
      */
-    private void resetStream(int stream, Http2Error error, String why) {
+    @Override
+    public void resetStream(int stream, Http2Error error, String why) {
         if (state.closing() || state == State.CLOSED) {
             return; // after our GOAWAY nothing more is sent; the streams are dropped already
         }
@@ -905,7 +661,8 @@ public final class Http2Connection extends TimerNode
     }
 
     /** Calls the handler on this thread. */
-    private void dispatch(H2Stream s) {
+    @Override
+    public void dispatch(H2Stream s) {
         Exchange ex = s.exchange;
         try {
             reactor.handler.handle(ex);
@@ -969,7 +726,7 @@ public final class Http2Connection extends TimerNode
         if (s != null && !s.headSent && !s.exchange.isResponseStarted()) {
             s.awaitingContinue = false;
             armTimer(timers.bodyOwed(s, reactor.now)); // from now on the client owes the body
-            armIf(timers.startBodyRate(s, reactor.now));
+            armTimer(timers.startBodyRate(s, reactor.now));
             framer.headers(s.id, 100, new HttpFields(0), -1, false);
             flushOutput();
         }
@@ -981,8 +738,8 @@ public final class Http2Connection extends TimerNode
         if (s != null && s.body != null && s.body.resumeStillWanted()) {
             s.readerPaused = false;
             armTimer(timers.bodyOwed(s, reactor.now));
-            armIf(timers.startBodyRate(s, reactor.now)); // a new window: the handler's time does not count
-            giveBack(s, true);
+            armTimer(timers.startBodyRate(s, reactor.now)); // a new window: the handler's time does not count
+            requests.giveBack(s, true);
         }
     }
 
@@ -1076,7 +833,8 @@ public final class Http2Connection extends TimerNode
      * within the windows (the stream's initial one and the connection's, which it takes from), as any response's;
      * else the refusal is its header block alone, with {@code END_STREAM} (RFC 9113 6.9.1).
      */
-    private void refuseAlone(int stream, ProtocolRule rule) {
+    @Override
+    public void refuseAlone(int stream, ProtocolRule rule) {
         telemetry.refused(rule);
         telemetry.rejected(rule.status(), rule.reason(), rule.name());
         ErrorRenderer.Body body = Responses.renderError(options.errorRenderer(), rule.status(), rule.reason());
@@ -1091,7 +849,7 @@ public final class Http2Connection extends TimerNode
             framer.headers(stream, rule.status(), new HttpFields(0), -1, true);
         }
         telemetry.responded(rule.status());
-        if (!block.endStream()) {
+        if (!requests.lastBlockEndedStream()) {
             writeControl(13, out -> FrameWriter.rstStream(out, stream, Http2Error.NO_ERROR));
         }
         streams.remember(stream);
@@ -1174,7 +932,7 @@ public final class Http2Connection extends TimerNode
             case BLOCKED -> {
                 armTimer(deadlines.stallAt(flow.progress()));
                 if (s.sendWindow <= 0) {
-                    armIf(timers.startResponseRate(s, reactor.now)); // the client must open its window at the rate
+                    armTimer(timers.startResponseRate(s, reactor.now)); // the client must open its window at the rate
                 }
             }
             case IDLE -> { }
@@ -1214,8 +972,8 @@ public final class Http2Connection extends TimerNode
             }
             s.readerPaused = false; // dropped from now on: the client owes the rest, within the body timeout
             armTimer(timers.bodyOwed(s, reactor.now));
-            armIf(timers.startBodyRate(s, reactor.now));
-            giveBack(s, true);
+            armTimer(timers.startBodyRate(s, reactor.now));
+            requests.giveBack(s, true);
             if (s.awaitingContinue
                     || (s.expectedLength >= 0 && s.expectedLength - s.received > options.maxDiscardBytes())) {
                 // a client waiting for 100 Continue sends no body now; a body beyond the discard limit is not read
@@ -1230,7 +988,8 @@ public final class Http2Connection extends TimerNode
         }
     }
 
-    private void streamClosed(H2Stream s) {
+    @Override
+    public void streamClosed(H2Stream s) {
         streams.closed(s);
         if (streams.isEmpty()) {
             deadlines.restart(reactor.now);
@@ -1388,15 +1147,10 @@ public final class Http2Connection extends TimerNode
 
     // ---------------------------------------------------------------- timers
 
-    /** Arms the timer at {@code deadline} unless none ({@link Long#MIN_VALUE}: a rate that is off). */
-    private void armIf(long deadline) {
-        if (deadline != Long.MIN_VALUE) {
-            armTimer(deadline);
-        }
-    }
-
-    private void armTimer(long deadline) {
-        if (state != State.CLOSED && (!isScheduled() || deadline - this.deadline < 0)) {
+    /** Arms the connection's one timer at {@code deadline} unless it is due earlier ({@link Long#MIN_VALUE}: none). */
+    @Override
+    public void armTimer(long deadline) {
+        if (deadline != Long.MIN_VALUE && state != State.CLOSED && (!isScheduled() || deadline - this.deadline < 0)) {
             reactor.wheel.schedule(this, deadline);
         }
     }
