@@ -1,5 +1,7 @@
 package dev.fleche.jersey;
 
+import dev.fleche.transport.HttpServer;
+
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -38,15 +40,25 @@ public final class Drain {
 
     private static final System.Logger LOG = System.getLogger(Drain.class.getName());
 
-    private final FlecheHttpServer server;
+    /** What the drain stops: the server's own stop with a grace (its transport's, then its container's). */
+    interface Stop {
+        boolean stop(Duration grace) throws InterruptedException;
+    }
+
+    private final HttpServer transport;
+    private final FlecheContainer container;
+    private final Stop stop;
     private final DrainPolicy policy;
     private final ReentrantLock lock = new ReentrantLock();
     private final CountDownLatch delayOver = new CountDownLatch(1);
     private volatile Phase phase = Phase.SERVING;
     private Outcome outcome;
 
-    Drain(FlecheHttpServer server, DrainPolicy policy) {
-        this.server = server;
+    /** A drain of the server made of {@code transport} and {@code container}, which {@code stop} stops. */
+    Drain(HttpServer transport, FlecheContainer container, Stop stop, DrainPolicy policy) {
+        this.transport = transport;
+        this.container = container;
+        this.stop = stop;
         this.policy = policy;
     }
 
@@ -85,11 +97,11 @@ public final class Drain {
                     + (health == null ? "not registered" : "503"));
             delayOver.await(policy.delay().toNanos(), TimeUnit.NANOSECONDS);
             phase = Phase.STOPPING;
-            server.transport().beginStop(); // answers from now on say Connection: close
-            int ended = server.container().endSuspended();
+            transport.beginStop(); // answers from now on say Connection: close
+            int ended = container.endSuspended();
             LOG.log(System.Logger.Level.INFO, () -> "drain.stop suspended ended=" + ended + ", grace "
                     + policy.grace().toMillis() + " ms");
-            boolean clean = server.stop(policy.grace());
+            boolean clean = stop.stop(policy.grace());
             phase = Phase.STOPPED;
             outcome = new Outcome(clean, ended, Duration.ofNanos(System.nanoTime() - started));
             LOG.log(clean ? System.Logger.Level.INFO : System.Logger.Level.WARNING, () -> "drain.done " + outcome);
@@ -101,7 +113,7 @@ public final class Drain {
 
     /** The {@link Health} registered with the served application, if any. */
     private Health health() {
-        for (Object instance : server.container().getConfiguration().getInstances()) {
+        for (Object instance : container.getConfiguration().getInstances()) {
             if (instance instanceof Health) {
                 return (Health) instance;
             }

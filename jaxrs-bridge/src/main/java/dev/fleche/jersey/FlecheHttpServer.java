@@ -79,7 +79,7 @@ public final class FlecheHttpServer implements AutoCloseable {
      * signal cuts the delay short. Returns the drain, which can also be run directly.
      */
     public Drain drainOnSigterm(DrainPolicy policy, Runnable afterStop) {
-        Drain drain = new Drain(this, policy);
+        Drain drain = new Drain(transport(), container(), this::stop, policy);
         SignalTrap.install(() -> System.exit(drainAndStop(drain, afterStop) ? 0 : 1), drain::skipDelay);
         return drain;
     }
@@ -103,7 +103,7 @@ public final class FlecheHttpServer implements AutoCloseable {
 
     /** A {@link Drain} of this server with {@code policy}, not tied to a signal: call {@link Drain#run()}. */
     public Drain drain(DrainPolicy policy) {
-        return new Drain(this, policy);
+        return new Drain(transport(), container(), this::stop, policy);
     }
 
     /** {@link #stop(Duration)} with no grace period. */

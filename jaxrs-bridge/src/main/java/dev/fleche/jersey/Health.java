@@ -53,7 +53,7 @@ public final class Health implements Feature {
 
     @Override
     public boolean configure(FeatureContext context) {
-        HealthEndpoints.register(this, context);
+        HealthEndpoints.register(context, livePath, readyPath, checks, this::phase, Phase.READY, this::started);
         return true;
     }
 

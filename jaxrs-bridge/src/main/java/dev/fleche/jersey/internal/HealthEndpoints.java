@@ -1,6 +1,5 @@
 package dev.fleche.jersey.internal;
 
-import dev.fleche.jersey.Health;
 import dev.fleche.jersey.HealthCheck;
 import jakarta.annotation.Priority;
 import jakarta.ws.rs.Priorities;
@@ -13,11 +12,13 @@ import org.glassfish.jersey.server.spi.AbstractContainerLifecycleListener;
 import org.glassfish.jersey.server.spi.Container;
 
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
- * Serves a {@link Health}'s two paths before resource matching (so they need no resource class and cannot clash
- * with one), for GET and HEAD; every other request passes through. Also moves the health to
- * {@link Health.Phase#READY} when the container starts.
+ * Serves a health's two paths ({@code dev.fleche.jersey.Health}, which registers it with what it serves: its paths,
+ * its phase, its checks) before resource matching (so they need no resource class and cannot clash with one), for GET
+ * and HEAD; every other request passes through. Also tells the health when the container starts, so that it may go
+ * {@code READY}. It names no public type of this module but the checks it runs.
  */
 @PreMatching
 @Priority(Priorities.AUTHENTICATION - 100)
@@ -26,16 +27,33 @@ public final class HealthEndpoints implements ContainerRequestFilter {
     static final int DETAIL_LIMIT = 200;
     private static final String JSON = "application/json";
 
-    private final Health health;
+    private final String livePath;
+    private final String readyPath;
+    private final Map<String, HealthCheck> checks;
+    /** The health's phase now (its name goes into every body). */
+    private final Supplier<? extends Enum<?>> phase;
+    /** The phase in which readiness may answer 200 (its checks permitting). */
+    private final Enum<?> ready;
 
-    private HealthEndpoints(Health health) {
-        this.health = health;
+    private HealthEndpoints(String livePath, String readyPath, Map<String, HealthCheck> checks,
+            Supplier<? extends Enum<?>> phase, Enum<?> ready) {
+        this.livePath = livePath;
+        this.readyPath = readyPath;
+        this.checks = checks;
+        this.phase = phase;
+        this.ready = ready;
     }
 
-    /** Registers the endpoints and the start-up listener of {@code health} in {@code context}. */
-    public static void register(Health health, FeatureContext context) {
-        context.register(new HealthEndpoints(health));
-        context.register(new Started(health));
+    /**
+     * Registers in {@code context} the endpoints of a health — its paths (relative, no leading slash), its checks by
+     * name, its {@code phase} and the one of them that is {@code ready} — and a start-up listener that runs
+     * {@code started}.
+     */
+    public static void register(FeatureContext context, String livePath, String readyPath,
+            Map<String, HealthCheck> checks, Supplier<? extends Enum<?>> phase, Enum<?> ready,
+            Runnable started) {
+        context.register(new HealthEndpoints(livePath, readyPath, checks, phase, ready));
+        context.register(new Started(started));
     }
 
     @Override
@@ -48,18 +66,18 @@ public final class HealthEndpoints implements ContainerRequestFilter {
         if (path.startsWith("/")) {
             path = path.substring(1);
         }
-        if (path.equals(health.livePath())) {
-            request.abortWith(answer(200, "{\"status\":\"UP\",\"phase\":\"" + health.phase() + "\"}"));
-        } else if (path.equals(health.readyPath())) {
+        if (path.equals(livePath)) {
+            request.abortWith(answer(200, "{\"status\":\"UP\",\"phase\":\"" + phase.get() + "\"}"));
+        } else if (path.equals(readyPath)) {
             request.abortWith(readiness());
         }
     }
 
     private Response readiness() {
-        Health.Phase phase = health.phase();
+        Enum<?> phase = this.phase.get();
+        boolean up = phase == ready;
         StringBuilder checks = new StringBuilder();
-        boolean up = phase == Health.Phase.READY;
-        for (Map.Entry<String, HealthCheck> entry : health.checks().entrySet()) {
+        for (Map.Entry<String, HealthCheck> entry : this.checks.entrySet()) {
             HealthCheck.Result result = run(entry.getValue());
             up &= result.up();
             checks.append(checks.length() == 0 ? "" : ",").append('"').append(entry.getKey()).append("\":{")
@@ -104,15 +122,15 @@ public final class HealthEndpoints implements ContainerRequestFilter {
 
     /** Readiness may go up once the container serves. */
     public static final class Started extends AbstractContainerLifecycleListener {
-        private final Health health;
+        private final Runnable started;
 
-        Started(Health health) {
-            this.health = health;
+        Started(Runnable started) {
+            this.started = started;
         }
 
         @Override
         public void onStartup(Container container) {
-            health.started();
+            started.run();
         }
     }
 }

@@ -20,11 +20,17 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class SuspendedWriters {
     enum Phase { OPEN, ENDING }
 
-    private final Set<Suspension> writers = ConcurrentHashMap.newKeySet();
+    /** A suspended response, as the registry sees it. */
+    interface Suspended {
+        /** The server drains: end the response now (a chunked entity closed, anything else timed out). */
+        void endForDrain();
+    }
+
+    private final Set<Suspended> writers = ConcurrentHashMap.newKeySet();
     private volatile Phase phase = Phase.OPEN;
 
     /** Registers a suspended response; while ending, ends it at once instead. */
-    void register(Suspension writer) {
+    void register(Suspended writer) {
         switch (phase) {
             case OPEN -> {
                 writers.add(writer);
@@ -37,7 +43,7 @@ public final class SuspendedWriters {
     }
 
     /** The response completed. */
-    void remove(Suspension writer) {
+    void remove(Suspended writer) {
         writers.remove(writer);
     }
 
@@ -45,7 +51,7 @@ public final class SuspendedWriters {
     public int endAll() {
         phase = Phase.ENDING;
         int ended = 0;
-        for (Suspension writer : writers) {
+        for (Suspended writer : writers) {
             if (writers.remove(writer)) {
                 writer.endForDrain();
                 ended++;

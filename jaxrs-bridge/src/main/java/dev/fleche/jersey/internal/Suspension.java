@@ -25,8 +25,9 @@ import java.util.concurrent.TimeUnit;
  *     └─ close (the writer completed) ─▶ [CLOSED: timer cancelled, unregistered]
  * </pre>
  */
-final class Suspension {
-    private static final System.Logger LOG = System.getLogger(ResponseWriter.class.getName());
+final class Suspension implements SuspendedWriters.Suspended {
+    /** The response writer's logger: a suspension reports as part of it. */
+    private static final System.Logger LOG = System.getLogger("dev.fleche.jersey.internal.ResponseWriter");
     /** While the workers are saturated, a disconnect is retried this often, for up to 5 s. */
     private static final long DISCONNECT_RETRY_MILLIS = 20;
     private static final int DISCONNECT_RETRIES = 250;
@@ -100,7 +101,8 @@ final class Suspension {
      * The container drains: a chunked entity (an SSE sink) is closed, which ends its body; any other suspended
      * response times out now (the application's timeout handler, else Jersey's {@code 503}).
      */
-    void endForDrain() {
+    @Override
+    public void endForDrain() {
         if (owner.isComplete()) {
             return;
         }

@@ -12,8 +12,6 @@ import jakarta.ws.rs.container.ContainerResponseFilter;
 import jakarta.ws.rs.container.PreMatching;
 import jakarta.ws.rs.core.FeatureContext;
 
-import java.util.List;
-import java.util.function.BiConsumer;
 
 /**
  * What {@code FlecheRequestIds} does, in one of two places. In the Fleche container the container itself does it
@@ -30,14 +28,12 @@ import java.util.function.BiConsumer;
 @Priority(TraceFilter.PRIORITY)
 public final class TraceFilter implements ContainerRequestFilter, ContainerResponseFilter {
     /** The request id's header, {@code FlecheRequestIds.HEADER}. */
-    public static final String REQUEST_ID_HEADER = "X-Request-Id";
+    public static final String REQUEST_ID_HEADER = RequestIds.HEADER;
     /** The longest request id taken from a client, {@code FlecheRequestIds.MAX_REQUEST_ID_LENGTH}. */
-    public static final int MAX_REQUEST_ID_LENGTH = 128;
+    public static final int MAX_REQUEST_ID_LENGTH = RequestIds.MAX_LENGTH;
 
     /** Before authentication (1000) and every user filter with a usual priority. */
     static final int PRIORITY = 100;
-    static final String TRACEPARENT = "traceparent";
-    static final String TRACESTATE = "tracestate";
     /**
      * The application property by which {@code FlecheRequestIds}, configured for the Fleche container, hands the
      * container its {@link RequestIds} instead of registering these filters.
@@ -69,28 +65,8 @@ public final class TraceFilter implements ContainerRequestFilter, ContainerRespo
 
     @Override
     public void filter(ContainerRequestContext request) {
-        publish(trace(request), request.getProperty(ExchangeProperties.EXCHANGE) instanceof HttpExchange exchange
+        RequestIds.publish(trace(request), request.getProperty(ExchangeProperties.EXCHANGE) instanceof HttpExchange exchange
                 ? exchange : null, request::setProperty);
-    }
-
-    /**
-     * Hands {@code trace} to the transport's access log ({@code exchange}: null when there is none) and sets it as
-     * request properties through {@code property}.
-     */
-    static void publish(RequestTrace trace, HttpExchange exchange, BiConsumer<String, Object> request) {
-        if (exchange != null) {
-            exchange.accessLogFields(null, trace.requestId(), trace.traceId()); // the transport's access log
-        }
-        request.accept(FlecheProperties.TRACE, trace);
-        request.accept(FlecheProperties.REQUEST_ID, trace.requestId());
-        if (trace.traced()) {
-            request.accept(FlecheProperties.TRACE_ID, trace.traceId());
-            request.accept(FlecheProperties.PARENT_ID, trace.parentId());
-            request.accept(FlecheProperties.TRACE_FLAGS, trace.traceFlags());
-            if (trace.traceState() != null) {
-                request.accept(FlecheProperties.TRACE_STATE, trace.traceState());
-            }
-        }
     }
 
     @Override
@@ -110,36 +86,8 @@ public final class TraceFilter implements ContainerRequestFilter, ContainerRespo
     }
 
     private RequestTrace trace(ContainerRequestContext request) {
-        return trace(single(request.getHeaders().get(REQUEST_ID_HEADER)),
-                single(request.getHeaders().get(TRACEPARENT)), request.getHeaderString(TRACESTATE), ids);
-    }
-
-    /** The trace of a request with header fields {@code fields}. */
-    static RequestTrace trace(HttpFields fields, RequestIds ids) {
-        String state = null;
-        List<String> states = fields.getAll(TRACESTATE);
-        if (!states.isEmpty()) {
-            state = states.size() == 1 ? states.get(0) : String.join(",", states);
-        }
-        return trace(single(fields.getAll(REQUEST_ID_HEADER)), single(fields.getAll(TRACEPARENT)), state, ids);
-    }
-
-    /**
-     * The trace of a request whose {@code X-Request-Id} and {@code traceparent} were sent once with these values
-     * (else null) and whose {@code tracestate} fields, joined by commas, are {@code state} (null: none).
-     */
-    private static RequestTrace trace(String incoming, String traceparent, String state, RequestIds ids) {
-        String requestId = RequestIds.wellFormed(incoming) ? incoming : ids.next();
-        TraceContext.Parent parent = TraceContext.parseParent(traceparent);
-        if (parent == null) {
-            return new RequestTrace(requestId, null, null, null, null);
-        }
-        return new RequestTrace(requestId, parent.traceId(), parent.parentId(), parent.flags(),
-                TraceContext.validState(state));
-    }
-
-    /** The value of a header sent once, else null. */
-    private static String single(List<String> values) {
-        return values != null && values.size() == 1 ? values.get(0) : null;
+        return ids.trace(RequestIds.single(request.getHeaders().get(REQUEST_ID_HEADER)),
+                RequestIds.single(request.getHeaders().get(RequestIds.TRACEPARENT)),
+                request.getHeaderString(RequestIds.TRACESTATE));
     }
 }
