@@ -36,7 +36,7 @@ import javax.net.ssl.SSLException;
 
 /**
  * One HTTP/1.1 client connection, owned by one {@link Reactor}: the spine. It holds the lifecycle as one
- * {@link State} (and the small {@link Intake} axis) and makes every decision that depends on it: what to do with
+ * {@link Http1State} (and the small {@link Intake} axis) and makes every decision that depends on it: what to do with
  * bytes read, which timer applies, after a response, on an error. Everything else is a part it owns, with its own
  * state, that returns results and decides nothing: the {@link ConnectionChannel} (bytes in and out, plain or TLS;
  * it tells the connection when its handshake is done), {@link Inbound} (kept bytes, head parser, body decoder),
@@ -76,122 +76,6 @@ public final class Http1Connection extends TimerNode
         implements Reactor.Attachment, ConnectionChannel.Listener, Deadlines.Input, ConnectionDoor.Behind {
     public final Reactor reactor;
 
-    /** The phases of the diagram above. */
-    enum State {
-        /** TLS: the first handshake is in progress; no application bytes yet: handshake timeout. */
-        HANDSHAKING(Deadline.HANDSHAKE),
-        /** Waiting for a request (keep-alive): idle timeout. */
-        IDLE(Deadline.IDLE),
-        /** Waiting for a request while the server stops: closes soon unless one is already on its way. */
-        DRAINING(Deadline.DRAIN_IDLE),
-        /** Part of a request head received: header timeout. */
-        READING_HEAD(Deadline.HEADER),
-        /** A small {@code Content-Length} body arriving before the handler is called: body timeout. */
-        READING_BODY(Deadline.BODY),
-        /**
-         * The handler has the exchange; the client asked for {@code Expect: 100-continue} and waits for it before it
-         * sends the body (it may send it anyway): body timeout, no body rate (the client waits for us).
-         */
-        EXPECTING_CONTINUE(Deadline.BODY),
-        /** The handler has the exchange and its body is still arriving: body timeout and rate while reading. */
-        STREAMING_BODY(Deadline.BODY),
-        /** The handler has the exchange; no body bytes are expected: no timeout but the write stall. */
-        DISPATCHED(null),
-        /** The response is out; the unread rest of the body is read and dropped: body timeout. */
-        DISCARDING_BODY(Deadline.BODY),
-        /**
-         * The last response (or a refusal) is queued; no more input is served: write stall. Once written, closes
-         * (lingers only when bytes of a pipelined request were kept).
-         */
-        CLOSING(null),
-        /** As CLOSING, but the client may still be sending (a refused request, an unread body): lingers once written. */
-        CLOSING_TO_LINGER(null),
-        /** Our output is shut; the client's input is dropped until EOF or a limit (RFC 9112 9.6). */
-        LINGERING(Deadline.LINGER),
-        CLOSED(null);
-
-        /** This state's own deadline ({@link Deadlines}), or null; the output's apply in every state. */
-        final Deadline deadline;
-
-        /**
-         * The states {@link #allows} from this one, a bit per ordinal, so that a step is checked by one bit test;
-         * set once, from {@link #allows}, when the enum is initialised.
-         */
-        private int successors;
-
-        State(Deadline deadline) {
-            this.deadline = deadline;
-        }
-
-        static {
-            for (State from : values()) {
-                for (State next : values()) {
-                    if (from.allows(next)) {
-                        from.successors |= 1 << next.ordinal();
-                    }
-                }
-            }
-        }
-
-        /** Returns {@code next} when the diagram has that step, throws {@link IllegalStateException} otherwise. */
-        State to(State next) {
-            if ((successors & 1 << next.ordinal()) == 0) {
-                throw new IllegalStateException("connection cannot go from " + this + " to " + next);
-            }
-            return next;
-        }
-
-        /** The diagram: whether a connection in this state may go to {@code next}. */
-        boolean allows(State next) {
-            if (next == CLOSED) {
-                return this != CLOSED;
-            }
-            if (next == CLOSING || next == CLOSING_TO_LINGER) {
-                return reads() && this != LINGERING; // the last response, a refusal, a timeout, the client gone
-            }
-            switch (this) {
-                case HANDSHAKING:
-                    return next == IDLE;
-                case IDLE, DRAINING:
-                    return next == READING_HEAD || startsExchange(next) || (this == IDLE && next == DRAINING);
-                case READING_HEAD:
-                    return startsExchange(next);
-                case READING_BODY:
-                    return next == DISPATCHED;
-                case EXPECTING_CONTINUE:
-                    return next == STREAMING_BODY || next == DISPATCHED;
-                case STREAMING_BODY:
-                    return next == DISPATCHED || next == DISCARDING_BODY;
-                case DISPATCHED, DISCARDING_BODY:
-                    return next == IDLE || next == DRAINING;
-                case CLOSING, CLOSING_TO_LINGER:
-                    return next == LINGERING;
-                default:
-                    return false; // LINGERING and CLOSED: only CLOSED, above
-            }
-        }
-
-        /** The steps a complete head takes: dispatched at once, or after its small body, or with its body streamed. */
-        private static boolean startsExchange(State next) {
-            return next == DISPATCHED || next == READING_BODY || next == STREAMING_BODY || next == EXPECTING_CONTINUE;
-        }
-
-        /** Whether the connection reads the socket in this state (unless its intake is paused or ended). */
-        boolean reads() {
-            return this != CLOSING && this != CLOSING_TO_LINGER && this != CLOSED;
-        }
-
-        /** Whether the last response is queued and the connection closes once it is written. */
-        boolean closing() {
-            return this == CLOSING || this == CLOSING_TO_LINGER;
-        }
-
-        /** Whether no request is in flight and the next one may begin. */
-        boolean waitsForRequest() {
-            return this == IDLE || this == DRAINING;
-        }
-    }
-
     /**
      * The second, small axis: what the connection takes from the socket, in the states that read. Reading pauses
      * while a slow handler has a full window of body, or a pipelined request waits for the one in flight; it ends for
@@ -217,7 +101,7 @@ public final class Http1Connection extends TimerNode
     /** The number the next exchange gets ({@link Exchange#stream()}). */
     private int streams;
 
-    private State state;
+    private Http1State state;
     private final Inbound inbound = new Inbound();
     /**
      * The response side, only while there is one: taken when a response, {@code 100 Continue} or refusal is framed
@@ -260,14 +144,14 @@ public final class Http1Connection extends TimerNode
         this.id = id;
         this.origin = origin;
         this.channel = reactor.openChannel(socket, this, early);
-        this.state = channel.isHandshaking() ? State.HANDSHAKING : State.IDLE;
+        this.state = channel.isHandshaking() ? Http1State.HANDSHAKING : Http1State.IDLE;
         this.deadlines = new Deadlines(reactor.options, reactor.now);
         this.telemetry = Telemetry.of(reactor.counters, reactor.events, id, reactor.accessLog, channel,
                 reactor.options.nanoClock());
         this.door = new ConnectionDoor(reactor, id, channel, origin, telemetry, this);
     }
 
-    private void moveTo(State next) {
+    private void moveTo(Http1State next) {
         state = state.to(next);
     }
 
@@ -311,7 +195,7 @@ public final class Http1Connection extends TimerNode
             if (writable) {
                 flushOutput();
             }
-            if (readable && state != State.CLOSED) {
+            if (readable && state != Http1State.CLOSED) {
                 onReadable();
             }
             updateInterest();
@@ -324,13 +208,13 @@ public final class Http1Connection extends TimerNode
     }
 
     private void onReadable() throws IOException {
-        if (state == State.LINGERING) {
+        if (state == Http1State.LINGERING) {
             discardLingering();
             return;
         }
         ByteBuffer buffer = reactor.readBuffer;
         do {
-            ByteBuffer direct = state == State.STREAMING_BODY && !inbound.hasLeftover()
+            ByteBuffer direct = state == Http1State.STREAMING_BODY && !inbound.hasLeftover()
                     ? inbound.body().directTarget() : null;
             if (direct != null) {
                 if (!readBodyDirect(direct)) {
@@ -352,7 +236,7 @@ public final class Http1Connection extends TimerNode
                 return;
             }
             telemetry.read(n);
-            if (state != State.READING_HEAD) {
+            if (state != Http1State.READING_HEAD) {
                 deadlines.restart(reactor.now);
             }
             serve(buffer.array(), 0, buffer.position());
@@ -382,7 +266,7 @@ public final class Http1Connection extends TimerNode
                 deadlines.restart(reactor.now);
                 body.directFilled(target, n);
                 bodyBytesTaken(body, n);
-                target = state == State.STREAMING_BODY && intake == Intake.OPEN ? body.directTarget() : null;
+                target = state == Http1State.STREAMING_BODY && intake == Intake.OPEN ? body.directTarget() : null;
             }
             return true;
         } finally {
@@ -422,7 +306,7 @@ public final class Http1Connection extends TimerNode
      */
     private void becomeHttp2(byte[] before, RequestHead upgraded, byte[] settings, byte[] bytes, int offset, int end) {
         reactor.wheel.cancel(this);
-        moveTo(State.CLOSED);
+        moveTo(Http1State.CLOSED);
         inbound.release(shared);
         outbound = null;
         ConnectionChannel.Listener next = shared.http2.take(reactor, this, channel, id, key, origin, before, upgraded,
@@ -438,17 +322,17 @@ public final class Http1Connection extends TimerNode
     /** The channel's first TLS handshake is done (told during a read or a write): wait for a request. */
     @Override
     public void handshakeDone() {
-        if (state != State.HANDSHAKING) {
+        if (state != Http1State.HANDSHAKING) {
             return;
         }
-        moveTo(State.IDLE);
+        moveTo(Http1State.IDLE);
         deadlines.restart(reactor.now);
         telemetry.handshakeDone(channel.tlsInfo());
         armTimer(deadlines.at(Deadline.IDLE));
         if (reactor.options.http2Alpn() && TlsOptions.ALPN_H2.equals(channel.tlsInfo().applicationProtocol())) {
             alpnH2 = true; // the next bytes read, or this task if none come with the handshake, hand over
             reactor.execute(() -> {
-                if (state == State.IDLE && streams == 0) {
+                if (state == Http1State.IDLE && streams == 0) {
                     becomeHttp2(null, null, null, null, 0, 0);
                 }
             });
@@ -475,10 +359,10 @@ public final class Http1Connection extends TimerNode
 
     private void plaintextRefused() {
         telemetry.plaintextRefused();
-        if (state == State.CLOSED) {
+        if (state == Http1State.CLOSED) {
             return;
         }
-        if (state != State.HANDSHAKING) {
+        if (state != Http1State.HANDSHAKING) {
             close("reject");
             return;
         }
@@ -493,7 +377,7 @@ public final class Http1Connection extends TimerNode
      * closes after the last answer (the intake has ENDED). In the middle of a head or a body, the client is gone.
      */
     private void onEof() {
-        if (state == State.DISPATCHED) {
+        if (state == Http1State.DISPATCHED) {
             intake = Intake.ENDED;
             Exchange current = exchange;
             if (current != null && current.watchesDeparture()) {
@@ -512,7 +396,7 @@ public final class Http1Connection extends TimerNode
      */
     @Override
     public void departureWatched(int stream) {
-        if (intake == Intake.ENDED && inFlight(stream) != null && state == State.DISPATCHED) {
+        if (intake == Intake.ENDED && inFlight(stream) != null && state == Http1State.DISPATCHED) {
             clientGone();
         }
     }
@@ -631,7 +515,7 @@ public final class Http1Connection extends TimerNode
     }
 
     private int readHead(byte[] bytes, int offset, int end) throws RequestException {
-        if (streams == 0 && state == State.IDLE && http2Entry(bytes, offset, end)) {
+        if (streams == 0 && state == Http1State.IDLE && http2Entry(bytes, offset, end)) {
             return end;
         }
         if (state.waitsForRequest()) {
@@ -649,7 +533,7 @@ public final class Http1Connection extends TimerNode
         if (head != null) {
             startExchange(head);
         } else if (state.waitsForRequest() && inbound.headInProgress()) {
-            moveTo(State.READING_HEAD);
+            moveTo(Http1State.READING_HEAD);
             deadlines.restart(reactor.now);
             armTimer(deadlines.at(Deadline.HEADER));
         }
@@ -665,7 +549,7 @@ public final class Http1Connection extends TimerNode
         }
         started.logEntry = telemetry.requestStarted(head, outputBytes());
         if (!head.hasBody()) {
-            moveTo(State.DISPATCHED);
+            moveTo(Http1State.DISPATCHED);
             dispatch(started);
             return;
         }
@@ -680,15 +564,15 @@ public final class Http1Connection extends TimerNode
         RequestBody body = inbound.body();
         if (!head.chunked() && length <= options.bodyAggregationBytes() && !head.expectContinue()) {
             body.aggregate((int) length);
-            moveTo(State.READING_BODY); // dispatched once the body is complete
+            moveTo(Http1State.READING_BODY); // dispatched once the body is complete
             startRequestRate();
             return;
         }
         streamBody(started, body);
         if (head.expectContinue()) {
-            moveTo(State.EXPECTING_CONTINUE); // the body rate starts once 100 Continue is sent
+            moveTo(Http1State.EXPECTING_CONTINUE); // the body rate starts once 100 Continue is sent
         } else {
-            moveTo(State.STREAMING_BODY);
+            moveTo(Http1State.STREAMING_BODY);
             startRequestRate();
         }
         dispatch(started);
@@ -727,7 +611,7 @@ public final class Http1Connection extends TimerNode
         }
         switch (body.mode()) {
             case TOO_LARGE -> {
-                if (state == State.DISCARDING_BODY) {
+                if (state == Http1State.DISCARDING_BODY) {
                     refuse(Refusal.DISCARD_LIMIT);
                 } else {
                     refuseTooLarge(body.limit(), false);
@@ -747,13 +631,13 @@ public final class Http1Connection extends TimerNode
             case READING_BODY -> {
                 current.bodyReceived(body.takeAggregate(), null, body.received());
                 body.taken();
-                moveTo(State.DISPATCHED);
+                moveTo(Http1State.DISPATCHED);
                 dispatch(current);
             }
             case EXPECTING_CONTINUE, STREAMING_BODY -> {
                 current.bodyReceived(null, body.trailers(), body.received());
                 body.taken();
-                moveTo(State.DISPATCHED);
+                moveTo(Http1State.DISPATCHED);
             }
             case DISCARDING_BODY -> {
                 body.taken();
@@ -855,7 +739,7 @@ public final class Http1Connection extends TimerNode
 
     /** The exchange {@code stream} when a response part of it may still be written, else null. */
     private Exchange writable(int stream) {
-        return state != State.LINGERING && state != State.CLOSED ? inFlight(stream) : null;
+        return state != Http1State.LINGERING && state != Http1State.CLOSED ? inFlight(stream) : null;
     }
 
     /** Whether a response may be a file region ({@link FileRegion}): on a plain socket (TLS encrypts in the heap). */
@@ -931,8 +815,8 @@ public final class Http1Connection extends TimerNode
             return;
         }
         out().sendContinue();
-        if (state == State.EXPECTING_CONTINUE) {
-            moveTo(State.STREAMING_BODY);
+        if (state == Http1State.EXPECTING_CONTINUE) {
+            moveTo(Http1State.STREAMING_BODY);
             startRequestRate(); // from now on the client owes the body
         }
     }
@@ -981,7 +865,7 @@ public final class Http1Connection extends TimerNode
                     closing(true);
                 } else {
                     inbound.body().responseSent(reactor.options.maxDiscardBytes());
-                    moveTo(State.DISCARDING_BODY); // finishExchange() runs when the rest of the body is read
+                    moveTo(Http1State.DISCARDING_BODY); // finishExchange() runs when the rest of the body is read
                     resumeReading();
                 }
             }
@@ -997,10 +881,10 @@ public final class Http1Connection extends TimerNode
         telemetry.exchangeEnded();
         deadlines.restart(reactor.now);
         if (reactor.isDraining()) {
-            moveTo(State.DRAINING); // a response whose head went out before the stop began: close soon
+            moveTo(Http1State.DRAINING); // a response whose head went out before the stop began: close soon
             armTimer(deadlines.at(Deadline.DRAIN_IDLE));
         } else {
-            moveTo(State.IDLE);
+            moveTo(Http1State.IDLE);
         }
         resumeReading();
         if (inbound.hasLeftover()) {
@@ -1015,7 +899,7 @@ public final class Http1Connection extends TimerNode
     /** Moves to CLOSING: nothing more is read or served; closes (or lingers) once the output is written. */
     private void closing(boolean clientMaySend) {
         if (!state.closing()) {
-            moveTo(clientMaySend ? State.CLOSING_TO_LINGER : State.CLOSING);
+            moveTo(clientMaySend ? Http1State.CLOSING_TO_LINGER : Http1State.CLOSING);
         }
         updateInterest();
     }
@@ -1061,7 +945,7 @@ public final class Http1Connection extends TimerNode
 
     /** {@code ex}'s body is over {@code limit}, and its handler's thread has claimed the response for this 413. */
     private void refuseClaimed(Exchange ex, long limit) {
-        if (ex == null || state.closing() || state == State.LINGERING || state == State.CLOSED) {
+        if (ex == null || state.closing() || state == Http1State.LINGERING || state == Http1State.CLOSED) {
             return; // refused already (the reactor found the body over the limit first), or closed
         }
         refuseTooLarge(limit, true);
@@ -1079,7 +963,7 @@ public final class Http1Connection extends TimerNode
     /** {@code claimed}: the exchange's response was claimed for this refusal already. */
     private void refuse(int status, String reason, String rule, boolean claimed) {
         telemetry.rejected(status, reason, rule);
-        if (state.closing() || state == State.LINGERING || state == State.CLOSED) {
+        if (state.closing() || state == Http1State.LINGERING || state == Http1State.CLOSED) {
             close("reject");
             return;
         }
@@ -1111,7 +995,7 @@ public final class Http1Connection extends TimerNode
     /** Writes what is staged and queued; at the end of CLOSING, closes or lingers. Reactor: after each unit of work. */
     @Override
     public void flushOutput() {
-        if (state == State.CLOSED) {
+        if (state == Http1State.CLOSED) {
             return;
         }
         long written;
@@ -1132,7 +1016,7 @@ public final class Http1Connection extends TimerNode
                 reactor.execute(this::servePipelined); // not from here: a flush may run inside another's staging
             }
         }
-        if (state == State.HANDSHAKING) {
+        if (state == Http1State.HANDSHAKING) {
             updateInterest(); // the channel may still wait to write its flight
             return;
         }
@@ -1225,7 +1109,7 @@ public final class Http1Connection extends TimerNode
      * that can destroy the response before the client has read it.
      */
     private void closeAfterLastResponse() {
-        if (state == State.CLOSING && !inbound.hasLeftover()) {
+        if (state == Http1State.CLOSING && !inbound.hasLeftover()) {
             close("done");
             return;
         }
@@ -1235,7 +1119,7 @@ public final class Http1Connection extends TimerNode
             close("done");
             return;
         }
-        moveTo(State.LINGERING);
+        moveTo(Http1State.LINGERING);
         inbound.dropLeftover();
         updateInterest();
         deadlines.restart(reactor.now);
@@ -1277,7 +1161,7 @@ public final class Http1Connection extends TimerNode
         }
         intake = Intake.OPEN;
         deadlines.restart(reactor.now);
-        if (state == State.READING_BODY || state == State.STREAMING_BODY || state == State.DISCARDING_BODY) {
+        if (state == Http1State.READING_BODY || state == Http1State.STREAMING_BODY || state == Http1State.DISCARDING_BODY) {
             startRequestRate();
         }
         updateInterest();
@@ -1288,10 +1172,10 @@ public final class Http1Connection extends TimerNode
 
     /** Sets the key's interest to what the state, flow control, the queue and the channel need; only on change. */
     private void updateInterest() {
-        if (state == State.CLOSED) {
+        if (state == Http1State.CLOSED) {
             return;
         }
-        boolean reading = state == State.LINGERING || (state.reads() && intake == Intake.OPEN);
+        boolean reading = state == Http1State.LINGERING || (state.reads() && intake == Intake.OPEN);
         int wanted = (reading ? SelectionKey.OP_READ : 0) | (outputQueued() ? SelectionKey.OP_WRITE : 0);
         int ops = channel.interestOps(wanted);
         if (ops != interest) {
@@ -1304,14 +1188,14 @@ public final class Http1Connection extends TimerNode
 
     /** Schedules this connection's timer at {@code deadline} unless it is already due earlier. */
     private void armTimer(long deadline) {
-        if (state != State.CLOSED && (!isScheduled() || deadline - this.deadline < 0)) {
+        if (state != Http1State.CLOSED && (!isScheduled() || deadline - this.deadline < 0)) {
             reactor.wheel.schedule(this, deadline);
         }
     }
 
     @Override
     protected void expire() {
-        if (state == State.CLOSED) {
+        if (state == Http1State.CLOSED) {
             return;
         }
         Deadline fired = deadlines.due(state.deadline, this, reactor.now);
@@ -1372,10 +1256,10 @@ public final class Http1Connection extends TimerNode
     @Override
     public void drain() {
         deadlines.drain(reactor.drainStarted());
-        if (state == State.HANDSHAKING) {
+        if (state == Http1State.HANDSHAKING) {
             close("stop"); // no request can be on its way before the handshake is done
-        } else if (state == State.IDLE) {
-            moveTo(State.DRAINING);
+        } else if (state == Http1State.IDLE) {
+            moveTo(Http1State.DRAINING);
             armTimer(deadlines.at(Deadline.DRAIN_IDLE));
         }
     }
@@ -1383,7 +1267,7 @@ public final class Http1Connection extends TimerNode
     /** The handler abandoned its exchange: closes unless its response is already out. */
     private void abort(boolean responseWritten) {
         telemetry.aborted();
-        if (state != State.CLOSED && !responseWritten) {
+        if (state != Http1State.CLOSED && !responseWritten) {
             close("aborted");
         }
     }
@@ -1391,10 +1275,10 @@ public final class Http1Connection extends TimerNode
     /** Closes the socket and releases everything this connection holds; idempotent. */
     @Override
     public void close(String reason) {
-        if (state == State.CLOSED) {
+        if (state == Http1State.CLOSED) {
             return;
         }
-        moveTo(State.CLOSED);
+        moveTo(Http1State.CLOSED);
         if (closeReason == null) {
             closeReason = reason;
         }

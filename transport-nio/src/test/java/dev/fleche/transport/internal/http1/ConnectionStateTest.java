@@ -1,25 +1,25 @@
 package dev.fleche.transport.internal.http1;
 
 import dev.fleche.transport.internal.rules.Deadline;
-import static dev.fleche.transport.internal.http1.Http1Connection.State.CLOSED;
-import static dev.fleche.transport.internal.http1.Http1Connection.State.CLOSING;
-import static dev.fleche.transport.internal.http1.Http1Connection.State.CLOSING_TO_LINGER;
-import static dev.fleche.transport.internal.http1.Http1Connection.State.DISCARDING_BODY;
-import static dev.fleche.transport.internal.http1.Http1Connection.State.DISPATCHED;
-import static dev.fleche.transport.internal.http1.Http1Connection.State.DRAINING;
-import static dev.fleche.transport.internal.http1.Http1Connection.State.EXPECTING_CONTINUE;
-import static dev.fleche.transport.internal.http1.Http1Connection.State.HANDSHAKING;
-import static dev.fleche.transport.internal.http1.Http1Connection.State.IDLE;
-import static dev.fleche.transport.internal.http1.Http1Connection.State.LINGERING;
-import static dev.fleche.transport.internal.http1.Http1Connection.State.READING_BODY;
-import static dev.fleche.transport.internal.http1.Http1Connection.State.READING_HEAD;
-import static dev.fleche.transport.internal.http1.Http1Connection.State.STREAMING_BODY;
+import static dev.fleche.transport.internal.http1.Http1State.CLOSED;
+import static dev.fleche.transport.internal.http1.Http1State.CLOSING;
+import static dev.fleche.transport.internal.http1.Http1State.CLOSING_TO_LINGER;
+import static dev.fleche.transport.internal.http1.Http1State.DISCARDING_BODY;
+import static dev.fleche.transport.internal.http1.Http1State.DISPATCHED;
+import static dev.fleche.transport.internal.http1.Http1State.DRAINING;
+import static dev.fleche.transport.internal.http1.Http1State.EXPECTING_CONTINUE;
+import static dev.fleche.transport.internal.http1.Http1State.HANDSHAKING;
+import static dev.fleche.transport.internal.http1.Http1State.IDLE;
+import static dev.fleche.transport.internal.http1.Http1State.LINGERING;
+import static dev.fleche.transport.internal.http1.Http1State.READING_BODY;
+import static dev.fleche.transport.internal.http1.Http1State.READING_HEAD;
+import static dev.fleche.transport.internal.http1.Http1State.STREAMING_BODY;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.fleche.transport.internal.http1.Http1Connection.State;
+import dev.fleche.transport.internal.http1.Http1State;
 import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.Map;
@@ -30,13 +30,13 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * The connection's state machine against the diagram on {@link Http1Connection}, written out here a second time: every
+ * The connection's state machine against the diagram on {@link Http1Connection} (its table: {@link Http1State}), written out here a second time: every
  * step the diagram draws is taken, every other one is refused with {@link IllegalStateException}.
  */
 @Timeout(10)
 class ConnectionStateTest {
     /** The diagram's steps, by the event that takes them. */
-    private static final Map<State, Set<State>> DIAGRAM = new EnumMap<>(State.class);
+    private static final Map<Http1State, Set<Http1State>> DIAGRAM = new EnumMap<>(Http1State.class);
 
     static {
         // TLS: handshake done; plain HTTP on the TLS port (raw 400, lingers); EOF with records pending; a failure
@@ -67,26 +67,26 @@ class ConnectionStateTest {
         DIAGRAM.put(CLOSING_TO_LINGER, EnumSet.of(LINGERING, CLOSED));
         // EOF, 2 s or 1 MiB
         DIAGRAM.put(LINGERING, EnumSet.of(CLOSED));
-        DIAGRAM.put(CLOSED, EnumSet.noneOf(State.class));
+        DIAGRAM.put(CLOSED, EnumSet.noneOf(Http1State.class));
     }
 
     @Test
     void theDiagramNamesEveryState() {
-        assertEquals(EnumSet.allOf(State.class), DIAGRAM.keySet());
+        assertEquals(EnumSet.allOf(Http1State.class), DIAGRAM.keySet());
     }
 
     @ParameterizedTest
-    @EnumSource(State.class)
-    void everyStepTheDiagramDrawsIsTaken(State from) {
-        for (State to : DIAGRAM.get(from)) {
+    @EnumSource(Http1State.class)
+    void everyStepTheDiagramDrawsIsTaken(Http1State from) {
+        for (Http1State to : DIAGRAM.get(from)) {
             assertSame(to, from.to(to), from + " -> " + to);
         }
     }
 
     @ParameterizedTest
-    @EnumSource(State.class)
-    void everyOtherStepIsRefused(State from) {
-        for (State to : EnumSet.complementOf(EnumSet.copyOf(DIAGRAM.get(from)))) {
+    @EnumSource(Http1State.class)
+    void everyOtherStepIsRefused(Http1State from) {
+        for (Http1State to : EnumSet.complementOf(EnumSet.copyOf(DIAGRAM.get(from)))) {
             IllegalStateException e = assertThrows(IllegalStateException.class, () -> from.to(to), from + " -> " + to);
             assertTrue(e.getMessage().contains(from + " to " + to), e.getMessage());
         }
@@ -94,14 +94,14 @@ class ConnectionStateTest {
 
     @Test
     void noStateStepsToItself() {
-        for (State state : State.values()) {
+        for (Http1State state : Http1State.values()) {
             assertThrows(IllegalStateException.class, () -> state.to(state), state.name());
         }
     }
 
     @Test
     void everyStateButClosedCanClose() {
-        for (State state : State.values()) {
+        for (Http1State state : Http1State.values()) {
             assertEquals(state != CLOSED, state.allows(CLOSED), state.name());
         }
     }
@@ -112,18 +112,18 @@ class ConnectionStateTest {
         assertEquals(Deadline.IDLE, IDLE.deadline);
         assertEquals(Deadline.DRAIN_IDLE, DRAINING.deadline);
         assertEquals(Deadline.HEADER, READING_HEAD.deadline);
-        for (State body : EnumSet.of(READING_BODY, EXPECTING_CONTINUE, STREAMING_BODY, DISCARDING_BODY)) {
+        for (Http1State body : EnumSet.of(READING_BODY, EXPECTING_CONTINUE, STREAMING_BODY, DISCARDING_BODY)) {
             assertEquals(Deadline.BODY, body.deadline, body.name());
         }
         assertEquals(Deadline.LINGER, LINGERING.deadline);
-        for (State none : EnumSet.of(DISPATCHED, CLOSING, CLOSING_TO_LINGER, CLOSED)) {
+        for (Http1State none : EnumSet.of(DISPATCHED, CLOSING, CLOSING_TO_LINGER, CLOSED)) {
             assertEquals(null, none.deadline, none.name()); // only the output's deadlines
         }
     }
 
     @Test
     void readingStopsOnlyWhenClosing() {
-        for (State state : State.values()) {
+        for (Http1State state : Http1State.values()) {
             assertEquals(state != CLOSING && state != CLOSING_TO_LINGER && state != CLOSED, state.reads(),
                     state.name());
         }
