@@ -45,17 +45,19 @@ import java.util.Locale;
 import javax.net.ssl.SSLException;
 
 /**
- * One HTTP/2 connection (RFC 9113), owned by one {@link Reactor}: the spine of a socket that an HTTP/1.1
- * {@link Connection} handed over (prior-knowledge preface, {@code Upgrade: h2c}, or ALPN {@code h2}). It holds the
- * lifecycle as one {@link State} (and whether it reads frames, {@link Intake}), its streams ({@link H2Stream}, each
- * an {@link Exchange}) and the connection's flow-control windows, and makes every decision. Its parts return results
- * and never name it: the {@link FrameReader} (frames and their frame-level checks), the {@link HeaderBlock} (a header
- * block being received, bounded before decoding), the HPACK decoder, {@link RequestFields} (a request's fields
- * checked), {@link PeerSettings} (the client's SETTINGS, applied once per frame), {@link Http2Budgets} (the
- * reset, control-frame and queued-output budgets), {@link WaitingStreams} (the streams waiting for the connection's
- * window or budget), {@link Http2Framer} (frames out, with the HPACK encoder), {@link Outbound} (staging and the write
- * queue), {@link Deadlines} and {@link Telemetry}. Exchanges talk back only through the {@link ConnectionDoor} it
- * implements. Every method runs on the reactor thread, except the door's, which hop onto it.
+ * One HTTP/2 connection (RFC 9113), owned by one {@link Reactor}: the spine of a socket that an HTTP/1.1 connection
+ * handed over (prior-knowledge preface, {@code Upgrade: h2c}, or ALPN {@code h2}). It holds the lifecycle as one
+ * {@link Http2State} (and whether it reads frames, {@link Intake}) and makes every decision. Its parts have their own
+ * state, return results or report what they found, and never name it: the {@link FrameReader} (frames and their
+ * frame-level checks, reported to this connection as its {@code Listener}), {@link StreamTable} (the streams, each an
+ * {@link H2Stream} with its {@link Exchange}, and the ids seen), {@link StreamRequests} (header blocks and DATA made
+ * into streams and their bodies, reported to its {@code Listener}), {@link PeerSettings} (the client's SETTINGS,
+ * applied once per frame), {@link FlowControl} (both windows, the streams', and the streams waiting for the
+ * connection), {@link StreamOutput} (the output scheduler: response heads, and DATA as the windows and the budget
+ * allow), {@link StreamTimers} (the streams' body timeouts and minimum rates), {@link Http2Budgets} (every flood and
+ * reset budget), {@link Http2Framer} (frames out, with the HPACK encoder), the {@link WriteQueue}, {@link Deadlines}
+ * and {@link Telemetry}. Exchanges reach it only through its {@link ConnectionDoor}, which hops onto the loop and
+ * calls it as the door's {@code Behind}. Every method runs on the reactor thread.
  *
  * <pre>
  *   PREFACE ─ client preface and its first SETTINGS ─▶ OPEN ─ drain, client GOAWAY ─▶ DRAINING (new streams
@@ -73,34 +75,6 @@ public final class Http2Connection extends TimerNode
         implements Reactor.Attachment, ConnectionChannel.Listener, Deadlines.Input, ConnectionDoor.Behind,
         FrameReader.Listener, StreamRequests.Listener {
     public final Reactor reactor;
-
-    enum State {
-        PREFACE, OPEN, DRAINING, CLOSING, GOING_AWAY, CLOSED;
-
-        State to(State next) {
-            boolean allowed = switch (this) {
-                case PREFACE -> next == OPEN || next == GOING_AWAY || next == CLOSED;
-                case OPEN -> next == DRAINING || next == GOING_AWAY || next == CLOSED;
-                case DRAINING -> next == CLOSING || next == GOING_AWAY || next == CLOSED;
-                case CLOSING, GOING_AWAY -> next == CLOSED;
-                case CLOSED -> false;
-            };
-            if (!allowed) {
-                throw new IllegalStateException("HTTP/2 connection cannot go from " + this + " to " + next);
-            }
-            return next;
-        }
-
-        /** Whether frames from the client are read in this state. */
-        boolean reads() {
-            return this == PREFACE || this == OPEN || this == DRAINING;
-        }
-
-        /** Whether our last frame is queued: the connection closes once its output is written. */
-        boolean closing() {
-            return this == CLOSING || this == GOING_AWAY;
-        }
-    }
 
     /**
      * Whether frames are read, in the states that read: {@code HELD} while the output queued for the client is at the
@@ -120,7 +94,7 @@ public final class Http2Connection extends TimerNode
     private final ServerOptions options;
     private final SelectionKey key;
     private int slot = -1;
-    private State state = State.PREFACE;
+    private Http2State state = Http2State.PREFACE;
     private Intake intake = Intake.OPEN;
     /** A task to go on once the output drained (wake waiting streams, read again) is queued on the reactor. */
     private boolean drainTaskQueued;
@@ -175,7 +149,7 @@ public final class Http2Connection extends TimerNode
                 : new Http2AccessLog(reactor.accessLog, id, channel, options.nanoClock());
         this.budgets = new Http2Budgets(options, reactor.now);
         this.flow = new FlowControl(options, reactor.now);
-        this.output = new StreamOutput(framer, flow, budgets, outbound, telemetry);
+        this.output = new StreamOutput(framer, flow, budgets, outbound, telemetry, options);
         this.timers = new StreamTimers(options);
         this.requests = new StreamRequests(options, streams, flow, timers, peerSettings, door, telemetry, accessLog,
                 this);
@@ -222,7 +196,7 @@ public final class Http2Connection extends TimerNode
         requests.upgraded(head, reactor.now);
     }
 
-    private void moveTo(State next) {
+    private void moveTo(Http2State next) {
         state = state.to(next);
     }
 
@@ -327,7 +301,7 @@ public final class Http2Connection extends TimerNode
                 break;
             }
             try {
-                if (state == State.PREFACE && in.remaining() >= Frames.HEADER_BYTES
+                if (state == Http2State.PREFACE && in.remaining() >= Frames.HEADER_BYTES
                         && in.get(in.position() + 3) != Frames.SETTINGS) {
                     throw Http2Exception.connection(Http2Error.PROTOCOL_ERROR,
                             "the client preface must end with a SETTINGS frame (RFC 9113 3.4)");
@@ -447,8 +421,8 @@ public final class Http2Connection extends TimerNode
 
     @Override
     public void settingsEnd() throws Http2Exception {
-        if (state == State.PREFACE) {
-            moveTo(State.OPEN);
+        if (state == Http2State.PREFACE) {
+            moveTo(Http2State.OPEN);
             deadlines.restart(reactor.now);
             armTimer(deadlines.at(Deadline.IDLE));
         } else {
@@ -491,8 +465,8 @@ public final class Http2Connection extends TimerNode
     @Override
     public void goAway(int lastStream, int errorCode) {
         telemetry.goAwayReceived(lastStream, Http2Error.describe(errorCode));
-        if (state == State.OPEN) {
-            moveTo(State.DRAINING); // the client opens no more streams: finish these, then close
+        if (state == Http2State.OPEN) {
+            moveTo(Http2State.DRAINING); // the client opens no more streams: finish these, then close
             closeWhenDrained();
         }
     }
@@ -523,7 +497,7 @@ public final class Http2Connection extends TimerNode
     @Override
     public StreamRequests.Admission admission() {
         return goAwaySent ? StreamRequests.Admission.IGNORE
-                : state == State.DRAINING ? StreamRequests.Admission.REFUSE : StreamRequests.Admission.ACCEPT;
+                : state == Http2State.DRAINING ? StreamRequests.Admission.REFUSE : StreamRequests.Admission.ACCEPT;
     }
 
     @Override
@@ -555,7 +529,7 @@ public final class Http2Connection extends TimerNode
      */
     @Override
     public void resetStream(int stream, Http2Error error, String why) {
-        if (state.closing() || state == State.CLOSED) {
+        if (state.closing() || state == Http2State.CLOSED) {
             return; // after our GOAWAY nothing more is sent; the streams are dropped already
         }
         writeControl(13, out -> FrameWriter.rstStream(out, stream, error));
@@ -569,7 +543,7 @@ public final class Http2Connection extends TimerNode
             streams.remember(stream);
         }
         if (error != Http2Error.NO_ERROR && error != Http2Error.INTERNAL_ERROR
-                && !(error == Http2Error.REFUSED_STREAM && state == State.DRAINING)) { // (a stop refuses: ours)
+                && !(error == Http2Error.REFUSED_STREAM && state == Http2State.DRAINING)) { // (a stop refuses: ours)
             countSent("RST_STREAM " + error);
         }
     }
@@ -592,7 +566,7 @@ public final class Http2Connection extends TimerNode
      * access-logged under its rule, as one line.
      */
     private void connectionError(Http2Exception e) {
-        if (state.closing() || state == State.CLOSED) {
+        if (state.closing() || state == Http2State.CLOSED) {
             return;
         }
         telemetry.http2Error(e.error().name(), e.getMessage());
@@ -633,8 +607,8 @@ public final class Http2Connection extends TimerNode
         for (H2Stream s : streams.snapshot()) {
             dropStream(s, "connection closing: " + reason);
         }
-        if (!state.closing() && state != State.CLOSED) {
-            moveTo(State.GOING_AWAY);
+        if (!state.closing() && state != Http2State.CLOSED) {
+            moveTo(Http2State.GOING_AWAY);
             deadlines.restart(reactor.now);
             armTimer(deadlines.at(Deadline.LINGER));
         }
@@ -792,7 +766,7 @@ public final class Http2Connection extends TimerNode
     // ---------------------------------------------------------------- responses
 
     private H2Stream writable(int stream) {
-        H2Stream s = state == State.CLOSED || state.closing() ? null : streams.get(stream);
+        H2Stream s = state == Http2State.CLOSED || state.closing() ? null : streams.get(stream);
         return s != null && s.localOpen() && !s.endSent ? s : null;
     }
 
@@ -860,55 +834,17 @@ public final class Http2Connection extends TimerNode
     }
 
     /**
-     * The {@code content-length} a response head announces: the body's length, but for {@code HEAD} the length the
-     * handler's own field gives (the body it would have sent, RFC 9110 9.3.2), as HTTP/1.1 keeps it; none when that
-     * field is not a length.
-     */
-    private static long announcedLength(boolean head, HttpFields fields, long contentLength) {
-        String declared = head ? fields.get("content-length") : null;
-        if (declared == null) {
-            return contentLength;
-        }
-        try {
-            long length = Long.parseLong(declared.trim());
-            return length >= 0 ? length : -1;
-        } catch (NumberFormatException e) {
-            return -1;
-        }
-    }
-
-    /**
-     * Writes the response head of {@code s}; false when the handler's fields are invalid (then a {@code 500}
-     * answers in its place when nothing was sent yet, and the stream ends).
+     * Writes the response head of {@code s} ({@link StreamOutput#head}); false when the handler's fields are invalid
+     * (then a {@code 500} answers in its place, and the stream ends with it). A head that ends the stream completes it.
      */
     private boolean writeHead(H2Stream s, int status, HttpFields fields, long contentLength, boolean noBody) {
-        String method = s.exchange.method();
-        s.bodyAllowed = Responses.bodyAllowed(status) && !"HEAD".equals(method);
-        try {
-            Http2Framer.checkFields(fields);
-        } catch (IllegalArgumentException e) {
-            telemetry.handlerFailed(e);
-            telemetry.responded(Refusal.INVALID_RESPONSE_HEAD.status());
-            ErrorRenderer.Body body = Responses.renderError(options.errorRenderer(), 500,
-                    Refusal.INVALID_RESPONSE_HEAD.reason(options));
-            s.bodyAllowed = !"HEAD".equals(method);
-            framer.headers(s.id, 500, new HttpFields(1).add("content-type", body.contentType()),
-                    body.bytes().length, false);
-            s.headSent = true;
-            queueBody(s, body.bytes(), body.bytes().length, true);
-            return false;
-        }
-        if (s.log != null) {
-            s.log.status = status;
-        }
-        boolean endStream = noBody || !s.bodyAllowed;
-        framer.headers(s.id, status, fields, Responses.bodyAllowed(status)
-                ? announcedLength("HEAD".equals(method), fields, contentLength) : -1, endStream);
-        s.headSent = true;
-        if (endStream) {
-            s.pendingEnd = true;
-            s.endSent = true;
-            localEnded(s);
+        switch (output.head(s, status, fields, contentLength, noBody)) {
+            case ENDED -> localEnded(s);
+            case REPLACED -> {
+                pump(s);
+                return false;
+            }
+            case BODY_FOLLOWS -> { }
         }
         return true;
     }
@@ -1000,9 +936,9 @@ public final class Http2Connection extends TimerNode
 
     /** DRAINING with no stream left: GOAWAY NO_ERROR (unless sent), then close once written. */
     private void closeWhenDrained() {
-        if (state == State.DRAINING && streams.isEmpty()) {
+        if (state == Http2State.DRAINING && streams.isEmpty()) {
             goAway(Http2Error.NO_ERROR, NO_DEBUG);
-            moveTo(State.CLOSING);
+            moveTo(Http2State.CLOSING);
             if (closeReason == null) {
                 closeReason = "done";
             }
@@ -1018,7 +954,7 @@ public final class Http2Connection extends TimerNode
 
     /** Writes a control frame of {@code size} bytes that {@code writer} encodes. */
     private void writeControl(int size, java.util.function.Consumer<ByteBuffer> writer) {
-        if (state == State.CLOSED) {
+        if (state == Http2State.CLOSED) {
             return;
         }
         framer.control(size, writer);
@@ -1041,7 +977,7 @@ public final class Http2Connection extends TimerNode
 
     @Override
     public void flushOutput() {
-        if (state == State.CLOSED) {
+        if (state == Http2State.CLOSED) {
             return;
         }
         long written;
@@ -1059,7 +995,7 @@ public final class Http2Connection extends TimerNode
         }
         if (outbound.queued()) {
             armTimer(deadlines.stallAt(outbound.lastWriteProgress()));
-        } else if (state == State.GOING_AWAY) {
+        } else if (state == Http2State.GOING_AWAY) {
             reactor.execute(this::goneAway); // (not from here: the read buffer may be another connection's now)
         } else if (state.closing()) {
             close(closeReason == null ? "done" : closeReason);
@@ -1080,7 +1016,7 @@ public final class Http2Connection extends TimerNode
      * client reading behind the reset could lose the GOAWAY that says why (RFC 9112 9.6's lingering, in short).
      */
     private void goneAway() {
-        if (state != State.GOING_AWAY) {
+        if (state != Http2State.GOING_AWAY) {
             return;
         }
         ByteBuffer buffer = reactor.readBuffer;
@@ -1107,7 +1043,7 @@ public final class Http2Connection extends TimerNode
      */
     private void outputDrained() {
         drainTaskQueued = false;
-        if (state == State.CLOSED) {
+        if (state == Http2State.CLOSED) {
             return;
         }
         try {
@@ -1134,7 +1070,7 @@ public final class Http2Connection extends TimerNode
     }
 
     private void updateInterest() {
-        if (state == State.CLOSED) {
+        if (state == Http2State.CLOSED) {
             return;
         }
         int wanted = (readsFrames() ? SelectionKey.OP_READ : 0) | (outbound.queued() ? SelectionKey.OP_WRITE : 0);
@@ -1150,7 +1086,7 @@ public final class Http2Connection extends TimerNode
     /** Arms the connection's one timer at {@code deadline} unless it is due earlier ({@link Long#MIN_VALUE}: none). */
     @Override
     public void armTimer(long deadline) {
-        if (deadline != Long.MIN_VALUE && state != State.CLOSED && (!isScheduled() || deadline - this.deadline < 0)) {
+        if (deadline != Long.MIN_VALUE && state != Http2State.CLOSED && (!isScheduled() || deadline - this.deadline < 0)) {
             reactor.wheel.schedule(this, deadline);
         }
     }
@@ -1170,16 +1106,16 @@ public final class Http2Connection extends TimerNode
 
     @Override
     protected void expire() {
-        if (state == State.CLOSED) {
+        if (state == Http2State.CLOSED) {
             return;
         }
         long bodyDue = expireBodies();
-        if (state == State.CLOSED) {
+        if (state == Http2State.CLOSED) {
             return;
         }
         long rateDue = expireResponseRates();
         bodyDue = rateDue - bodyDue < 0 ? rateDue : bodyDue;
-        if (state == State.CLOSED) {
+        if (state == Http2State.CLOSED) {
             return;
         }
         Deadline fired = deadlines.due(phase(), this, reactor.now);
@@ -1203,7 +1139,7 @@ public final class Http2Connection extends TimerNode
             flushOutput();
             return;
         }
-        if (fired == Deadline.IDLE && state == State.OPEN) {
+        if (fired == Deadline.IDLE && state == Http2State.OPEN) {
             closeReason = "idle timeout";
             goAway(Http2Error.NO_ERROR, NO_DEBUG);
             closing("idle timeout");
@@ -1348,24 +1284,24 @@ public final class Http2Connection extends TimerNode
     @Override
     public void drain() {
         deadlines.drain(reactor.drainStarted());
-        if (state == State.PREFACE) {
+        if (state == Http2State.PREFACE) {
             close("stop");
             return;
         }
-        if (state != State.OPEN) {
+        if (state != Http2State.OPEN) {
             return;
         }
-        moveTo(State.DRAINING);
+        moveTo(Http2State.DRAINING);
         closeWhenDrained();
         flushOutput();
     }
 
     @Override
     public void close(String reason) {
-        if (state == State.CLOSED) {
+        if (state == Http2State.CLOSED) {
             return;
         }
-        moveTo(State.CLOSED);
+        moveTo(Http2State.CLOSED);
         if (closeReason == null) {
             closeReason = reason;
         }

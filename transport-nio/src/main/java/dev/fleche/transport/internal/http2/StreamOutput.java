@@ -1,6 +1,11 @@
 package dev.fleche.transport.internal.http2;
 
+import dev.fleche.transport.ErrorRenderer;
+import dev.fleche.transport.HttpFields;
+import dev.fleche.transport.ServerOptions;
+import dev.fleche.transport.internal.exchange.Responses;
 import dev.fleche.transport.internal.loop.WriteQueue;
+import dev.fleche.transport.internal.rules.Refusal;
 import dev.fleche.transport.internal.rules.RateWindow;
 import dev.fleche.transport.internal.telemetry.Telemetry;
 
@@ -31,18 +36,86 @@ final class StreamOutput {
         IDLE
     }
 
+    /** What a response head left a stream with. */
+    enum Head {
+        /** Its body follows ({@link #queue}). */
+        BODY_FOLLOWS,
+        /** The head ended the stream (no body): its response is complete. */
+        ENDED,
+        /** The handler's fields were invalid: a {@code 500} went in its place, its body queued (to pump). */
+        REPLACED
+    }
+
     private final Http2Framer framer;
     private final FlowControl flow;
     private final Http2Budgets budgets;
     private final WriteQueue out;
     private final Telemetry telemetry;
+    private final ServerOptions options;
 
-    StreamOutput(Http2Framer framer, FlowControl flow, Http2Budgets budgets, WriteQueue out, Telemetry telemetry) {
+    StreamOutput(Http2Framer framer, FlowControl flow, Http2Budgets budgets, WriteQueue out, Telemetry telemetry,
+            ServerOptions options) {
+        this.options = options;
         this.framer = framer;
         this.flow = flow;
         this.budgets = budgets;
         this.out = out;
         this.telemetry = telemetry;
+    }
+
+    /**
+     * Frames the response head of {@code s} (HPACK, HEADERS and CONTINUATIONs): {@code content-length} as the body's,
+     * or for {@code HEAD} as the handler's own field says; {@code END_STREAM} with it when there is no body. Invalid
+     * fields (a name not a token, a value with CR, LF or NUL) are the handler's fault: a {@code 500} in their place.
+     */
+    Head head(H2Stream s, int status, HttpFields fields, long contentLength, boolean noBody) {
+        String method = s.exchange.method();
+        s.bodyAllowed = Responses.bodyAllowed(status) && !"HEAD".equals(method);
+        try {
+            Http2Framer.checkFields(fields);
+        } catch (IllegalArgumentException e) {
+            telemetry.handlerFailed(e);
+            telemetry.responded(Refusal.INVALID_RESPONSE_HEAD.status());
+            ErrorRenderer.Body body = Responses.renderError(options.errorRenderer(), 500,
+                    Refusal.INVALID_RESPONSE_HEAD.reason(options));
+            s.bodyAllowed = !"HEAD".equals(method);
+            framer.headers(s.id, 500, new HttpFields(1).add("content-type", body.contentType()),
+                    body.bytes().length, false);
+            s.headSent = true;
+            queue(s, body.bytes(), body.bytes().length, true);
+            return Head.REPLACED;
+        }
+        if (s.log != null) {
+            s.log.status = status;
+        }
+        boolean endStream = noBody || !s.bodyAllowed;
+        framer.headers(s.id, status, fields, Responses.bodyAllowed(status)
+                ? announcedLength("HEAD".equals(method), fields, contentLength) : -1, endStream);
+        s.headSent = true;
+        if (!endStream) {
+            return Head.BODY_FOLLOWS;
+        }
+        s.pendingEnd = true;
+        s.endSent = true;
+        return Head.ENDED;
+    }
+
+    /**
+     * The {@code content-length} a response head announces: the body's length, but for {@code HEAD} the length the
+     * handler's own field gives (the body it would have sent, RFC 9110 9.3.2), as HTTP/1.1 keeps it; none when that
+     * field is not a length.
+     */
+    private static long announcedLength(boolean head, HttpFields fields, long contentLength) {
+        String declared = head ? fields.get("content-length") : null;
+        if (declared == null) {
+            return contentLength;
+        }
+        try {
+            long length = Long.parseLong(declared.trim());
+            return length >= 0 ? length : -1;
+        } catch (NumberFormatException e) {
+            return -1;
+        }
     }
 
     /** Body bytes of {@code s} to send behind its window (dropped when the response has no body); {@code last}: its end. */

@@ -8,18 +8,18 @@ import java.util.Set;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-/** The diagrams on {@link Http2Connection} and {@link H2Stream}: every step they draw is taken, every other throws. */
+/** The diagrams on {@link Http2Connection} ({@link Http2State}) and {@link H2Stream}: every step they draw is taken, every other throws. */
 @Timeout(10)
 class Http2StatesTest {
 
     @Test
     void connectionSteps() {
-        Http2Connection.State[] all = Http2Connection.State.values();
+        Http2State[] all = Http2State.values();
         Set<String> drawn = Set.of("PREFACE>OPEN", "PREFACE>GOING_AWAY", "PREFACE>CLOSED", "OPEN>DRAINING",
                 "OPEN>GOING_AWAY", "OPEN>CLOSED", "DRAINING>CLOSING", "DRAINING>GOING_AWAY", "DRAINING>CLOSED",
                 "CLOSING>CLOSED", "GOING_AWAY>CLOSED");
-        for (Http2Connection.State from : all) {
-            for (Http2Connection.State to : all) {
+        for (Http2State from : all) {
+            for (Http2State to : all) {
                 if (drawn.contains(from + ">" + to)) {
                     assertEquals(to, from.to(to));
                 } else {
