@@ -2,10 +2,13 @@
  * HTTP/2 (RFC 9113) on the loop, for the same handlers: its connection, its streams, its frames; HPACK beneath it
  * ({@code http2.hpack}).
  *
- * <p>Owns: {@code Http2Connection} (the spine: its {@code State} and diagram, every decision) and the parts it owns,
- * none of which names it: {@code H2Stream} (a stream's state, windows and held-back bytes), {@code HeaderBlock} (a
- * header block being received, bounded), {@code PeerSettings}, {@code Http2Budgets} (every flood and reset budget),
- * {@code WaitingStreams}, {@code Http2Framer} (frames out); and the frame codec: {@code FrameReader},
+ * <p>Owns: {@code Http2Connection} (the spine: its diagram, every decision; {@code Http2State} its table) and the
+ * parts it owns, none of which names it: {@code StreamTable} (the streams and the ids seen), {@code StreamRequests}
+ * (header blocks and DATA made into streams), {@code HeaderBlock} (a header block being received, bounded),
+ * {@code FlowControl} (both windows, and {@code WaitingStreams}), {@code StreamOutput} (the output scheduler and
+ * response heads), {@code StreamTimers} (the streams' body timeouts and rates), {@code PeerSettings},
+ * {@code Http2Budgets} (every flood and reset budget), {@code Http2Framer} (frames out), {@code H2Stream} (a stream's
+ * state, windows and held-back bytes); and the frame codec: {@code FrameReader},
  * {@code FrameWriter}, {@code Frames}, {@code Http2Error}, {@code Http2Exception}, {@code RequestFields}.
  *
  * <p>May import: {@code http2.hpack}, {@code exchange}, {@code loop}, {@code channel}, {@code telemetry},
