@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # perf/issue40-ab.sh — issue 40's performance bar (the transport's packages and parts): CPU per request within 2 %
-# of the commit before the redesign, on hello over HTTP/1.1 (perf/bench.sh, the two builds as two --target jars, as
+# of the commit before the redesign (09421d5; built as 3a1fede, whose perf module compiles), on hello over HTTP/1.1 (perf/bench.sh, the two builds as two --target jars, as
 # perf/RESULTS.md's "Issue 28's bar, run 3" compares builds) and over h2c with 10 streams per connection
 # (perf/h2bench.sh, fleche-jersey's h2c-c16-m10 cell, each tree running its own build, the trees' order swapped
 # every round). Run it on a quiet machine, from this tree; it writes perf/results/bench-*.md and
@@ -8,7 +8,8 @@
 #
 #   perf/issue40-ab.sh [--base COMMIT] [--rounds N] [--java JAVA] [--dry-run]
 #
-#   --base     the commit before the redesign (default 09421d5)
+#   --base     the commit before the redesign (default 3a1fede: 09421d5 plus the perf module's compile fix; the
+#              transport is the same)
 #   --rounds   rounds of each measurement (default 5; bench.sh rotates the targets' order itself, h2bench alternates
 #              the trees: A B, B A, ...)
 #   --java     the JVM of the targets (default: /usr/bin/java; run once more with Temurin 25's for that JDK)
@@ -20,7 +21,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 HERE=$PWD
-BASE=09421d5
+BASE=3a1fede
 ROUNDS=5
 JAVA=/usr/bin/java
 DRY=0
@@ -37,8 +38,9 @@ BASE_TREE=/tmp/fleche-base-issue40
 MVN=(mvn -q -B -DskipTests package -pl perf -am)
 
 if [ ! -d "$BASE_TREE" ]; then
-  git worktree add --detach "$BASE_TREE" "$BASE"
+  git clone -q "$HERE" "$BASE_TREE" # a clone of its own: this repository's worktrees and branches are left alone
 fi
+git -C "$BASE_TREE" checkout -q --detach "$BASE"
 echo "== building the perf jar of $BASE ($BASE_TREE) and of this tree ($(git rev-parse --short HEAD))"
 (cd "$BASE_TREE" && "${MVN[@]}")
 "${MVN[@]}"
