@@ -41,7 +41,7 @@ import javax.net.ssl.SSLException;
  * state, that returns results and decides nothing: the {@link ConnectionChannel} (bytes in and out, plain or TLS;
  * it tells the connection when its handshake is done), {@link Inbound} (kept bytes, head parser, body decoder),
  * {@link Outbound} (the framing of responses into its write queue), {@link Http1Shared} (the reactor's encoder and
- * parser pool), {@link Http2Entry} and {@link ToHttp2} (how a client that speaks HTTP/2 is recognised, and where its
+ * parser pool), {@link Lingering} (the lingering close), {@link Http2Entry} and {@link ToHttp2} (how a client that speaks HTTP/2 is recognised, and where its
  * socket goes), {@link Deadlines} (which timer is due) and {@link Telemetry} (counters, events, access log); the steps
  * its state may take are {@link Http1State}'s table. Exchanges reach it only through its {@link ConnectionDoor}, which
  * hops onto the loop and calls it as the door's {@code Behind}; the door is its own object, the same for HTTP/2. It
@@ -90,8 +90,6 @@ public final class Http1Connection extends TimerNode
      */
     enum Intake { OPEN, PAUSED, ENDED }
 
-    /** Lingering close (RFC 9112 9.6): how much unread input to discard after the last response. */
-    private static final long LINGER_BYTES = 1024 * 1024;
 
     final ConnectionChannel channel;
     final long id;
@@ -124,8 +122,8 @@ public final class Http1Connection extends TimerNode
     private Intake intake = Intake.OPEN;
     /** Whether {@link #serve} is on the stack: a response completed inside it leaves the rest of its bytes to it. */
     private boolean serving;
-    /** In LINGERING: bytes read and dropped (the close comes at {@link #LINGER_BYTES}, far below 2 GiB). */
-    private int lingerDiscarded;
+    /** In LINGERING: what the client sends is dropped, within a limit; null before. */
+    private Lingering lingering;
     /**
      * The timers: the current phase's counts from the first byte of the head in READING_HEAD, else the last activity
      * (bytes read, an exchange started or ended, reading resumed).
@@ -1122,28 +1120,20 @@ public final class Http1Connection extends TimerNode
             return;
         }
         moveTo(Http1State.LINGERING);
+        lingering = new Lingering();
         inbound.dropLeftover();
         updateInterest();
         deadlines.restart(reactor.now);
         reactor.wheel.schedule(this, deadlines.at(Deadline.LINGER));
     }
 
+    /** LINGERING: what the client sent is dropped; the client's end or the limit closes. */
     private void discardLingering() throws IOException {
-        ByteBuffer buffer = reactor.readBuffer;
-        do {
-            buffer.clear();
-            int n = channel.read(buffer);
-            if (n < 0) {
-                close("done");
-                return;
-            }
-            telemetry.read(n);
-            lingerDiscarded += n;
-            if (lingerDiscarded > LINGER_BYTES) {
-                close("linger-limit");
-                return;
-            }
-        } while (channel.hasBufferedInput());
+        switch (lingering.drop(channel, reactor.readBuffer, telemetry)) {
+            case ENDED -> close("done");
+            case LIMIT -> close("linger-limit");
+            case MORE -> { }
+        }
     }
 
     // ---------------------------------------------------------------- flow control and interest
