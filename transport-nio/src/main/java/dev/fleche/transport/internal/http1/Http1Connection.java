@@ -38,14 +38,15 @@ import javax.net.ssl.SSLException;
  * One HTTP/1.1 client connection, owned by one {@link Reactor}: the spine. It holds the lifecycle as one
  * {@link Http1State} (and the small {@link Intake} axis) and makes every decision that depends on it: what to do with
  * bytes read, which timer applies, after a response, on an error. Everything else is a part it owns, with its own
- * state, that returns results and decides nothing: the {@link ConnectionChannel} (bytes in and out, plain or TLS;
- * it tells the connection when its handshake is done), {@link Inbound} (kept bytes, head parser, body decoder),
+ * state, that returns results and decides nothing: the {@link ConnectionChannel} (bytes in and out, plain or TLS; it
+ * tells the connection when its handshake is done), {@link Inbound} (kept bytes, head parser, body decoder),
  * {@link Outbound} (the framing of responses into its write queue), {@link Http1Shared} (the reactor's encoder and
- * parser pool), {@link Lingering} (the lingering close), {@link Http2Entry} and {@link ToHttp2} (how a client that speaks HTTP/2 is recognised, and where its
- * socket goes), {@link Deadlines} (which timer is due) and {@link Telemetry} (counters, events, access log); the steps
- * its state may take are {@link Http1State}'s table. Exchanges reach it only through its {@link ConnectionDoor}, which
- * hops onto the loop and calls it as the door's {@code Behind}; the door is its own object, the same for HTTP/2. It
- * is its own timer node: one deadline, whichever applies. Every method runs on the reactor thread.
+ * parser pool), {@link Lingering} (the lingering close), {@link Http2Entry} and {@link ToHttp2} (how a client that
+ * speaks HTTP/2 is recognised, and where its socket goes), {@link Deadlines} (which timer is due) and {@link Telemetry}
+ * (counters, events, access log); the steps its state may take are {@link Http1State}'s table. Exchanges reach it only
+ * through its {@link ConnectionDoor}, which hops onto the loop and calls it as the door's {@code Behind}; the door is
+ * its own object, the same for HTTP/2. It is its own timer node: one deadline, whichever applies. Every method runs on
+ * the reactor thread.
  *
  * <pre>
  *   HANDSHAKING (TLS only; handshake timer) ─ handshake done (told by the channel) ─▶ IDLE

@@ -3,10 +3,11 @@
  * {@code dev.fleche.transport.http1}, beneath.
  *
  * <p>Owns: {@code Http1Connection} (the spine: its diagram, every decision; {@code Http1State} its table), and the
- * parts it owns, none of which names it: {@code Inbound} (kept bytes, the head parser, the body decoder), {@code RequestBody},
- * {@code Outbound} (the connection's write queue, into which it frames responses with the {@code ResponseEncoder}),
- * {@code Http1Shared} (what a reactor's HTTP/1.1 connections share), {@code Lingering} (the lingering close), {@code Http2Entry} (how HTTP/2 shows itself to
- * HTTP/1.1) and {@code ToHttp2} (where the socket goes when it does).
+ * parts it owns, none of which names it: {@code Inbound} (kept bytes, the head parser, the body decoder),
+ * {@code RequestBody}, {@code Outbound} (the connection's write queue, into which it frames responses with the
+ * {@code ResponseEncoder}), {@code Http1Shared} (what a reactor's HTTP/1.1 connections share), {@code Lingering} (the
+ * lingering close), {@code Http2Entry} (how HTTP/2 shows itself to HTTP/1.1) and {@code ToHttp2} (where the socket goes
+ * when it does).
  *
  * <p>May import: {@code exchange}, {@code loop}, {@code channel}, {@code telemetry}, {@code rules}, the request syntax,
  * the public API. Never {@code http2}: the hand-over goes through {@code ToHttp2}, which the wiring implements.
