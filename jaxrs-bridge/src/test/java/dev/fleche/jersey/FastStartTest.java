@@ -20,6 +20,7 @@ import java.util.Set;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -43,15 +44,42 @@ class FastStartTest {
     }
 
     @Test
-    void setsEveryPresetPropertyTheApplicationLeftUnset() {
+    void setsEveryPresetPropertyTheApplicationLeftUnsetInACopyItOwns() {
         ResourceConfig config = new ResourceConfig(Hello.class).property(FlecheProperties.FAST_START, "true")
                 .property(ServerProperties.RESOURCE_VALIDATION_DISABLE, false); // the application's own choice wins
-        assertSame(config, FastStart.apply(config));
-        assertEquals(true, config.getProperty(ServerProperties.FEATURE_AUTO_DISCOVERY_DISABLE));
-        assertEquals(true, config.getProperty(ServerProperties.METAINF_SERVICES_LOOKUP_DISABLE));
-        assertEquals(true, config.getProperty(ServerProperties.WADL_FEATURE_DISABLE));
-        assertEquals(false, config.getProperty(ServerProperties.RESOURCE_VALIDATION_DISABLE));
+        ResourceConfig preset = assertInstanceOf(ResourceConfig.class, FastStart.apply(config));
+        assertNotSame(config, preset);
+        assertEquals(true, preset.getProperty(ServerProperties.FEATURE_AUTO_DISCOVERY_DISABLE));
+        assertEquals(true, preset.getProperty(ServerProperties.METAINF_SERVICES_LOOKUP_DISABLE));
+        assertEquals(true, preset.getProperty(ServerProperties.WADL_FEATURE_DISABLE));
+        assertEquals(false, preset.getProperty(ServerProperties.RESOURCE_VALIDATION_DISABLE));
+        assertTrue(preset.getClasses().contains(Hello.class));
         assertEquals(4, FastStart.PRESET.size());
+        // the user's configuration is as it was: served again elsewhere, it carries none of the preset
+        assertEquals(Map.of(FlecheProperties.FAST_START, "true", ServerProperties.RESOURCE_VALIDATION_DISABLE, false),
+                config.getProperties());
+    }
+
+    @Test
+    void aConfigurationThatSetsThePresetItselfIsUsedAsItIs() {
+        ResourceConfig config = new ResourceConfig(Hello.class).property(FlecheProperties.FAST_START, true);
+        FastStart.PRESET.forEach((name, value) -> config.property(name, false));
+        assertSame(config, FastStart.apply(config));
+    }
+
+    @Test
+    void aResourceConfigWrappingAnApplicationIsCopiedWithItsComponents() {
+        Application application = new Application() {
+            @Override
+            public Set<Class<?>> getClasses() {
+                return Set.of(Hello.class);
+            }
+        };
+        ResourceConfig wrapper = ResourceConfig.forApplication(application).property(FlecheProperties.FAST_START, true);
+        ResourceConfig preset = assertInstanceOf(ResourceConfig.class, FastStart.apply(wrapper));
+        assertNotSame(wrapper, preset);
+        assertTrue(preset.getClasses().contains(Hello.class), () -> "classes: " + preset.getClasses());
+        assertFalse(wrapper.getProperties().containsKey(ServerProperties.WADL_FEATURE_DISABLE));
     }
 
     @Test
@@ -83,6 +111,9 @@ class FastStartTest {
     void servesWithThePresetOnAndTheContainerFeaturesStillApply() throws Exception {
         ResourceConfig config = new ResourceConfig(Hello.class).property(FlecheProperties.FAST_START, true);
         FlecheHttpServer server = FlecheHttpServerFactory.createServer(URI.create("http://127.0.0.1:0/"), config);
+        FlecheHttpServer again = FlecheHttpServerFactory.createServer(URI.create("http://127.0.0.1:0/"), config);
+        again.stop(Duration.ZERO); // the same configuration serves twice: it was not written to
+        assertEquals(Map.of(FlecheProperties.FAST_START, true), config.getProperties());
         try {
             HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
             URI base = URI.create("http://127.0.0.1:" + server.port() + "/");

@@ -1,6 +1,8 @@
 package dev.fleche.jersey.internal;
 
 import dev.fleche.transport.HttpExchange;
+import jakarta.ws.rs.core.Application;
+import org.glassfish.jersey.internal.inject.Binder;
 import org.glassfish.jersey.server.ApplicationHandler;
 import org.glassfish.jersey.server.ResourceConfig;
 import org.glassfish.jersey.uri.UriComponent;
@@ -18,31 +20,23 @@ import org.glassfish.jersey.uri.UriComponent;
  * @param headerText  response header values as text, for this application
  * @param requestIds  request ids and trace context made by the container (the application registered
  *                    {@code FlecheRequestIds}), or null
+ * @param lengthBuffered whether the container's {@link LengthBuffer} learns the length of small entities (else
+ *                    the response writer lets Jersey buffer them, as on its other containers)
  */
 public record Deployment(ApplicationHandler handler, String basePath, Settings settings, NonBlockingRoutes routes,
-                         BaseUris baseUris, HeaderText headerText, RequestIds requestIds) {
-    /**
-     * The application property by which the Fleche container marks the applications it builds, so that features
-     * configured for it ({@code FlecheRequestIds}) can leave their work to the container ({@link #servedByFleche}).
-     */
-    static final String FLECHE_CONTAINER = "dev.fleche.jersey.internal.container";
-
+                         BaseUris baseUris, HeaderText headerText, RequestIds requestIds, boolean lengthBuffered) {
     /**
      * Jersey's handler of {@code application} (an {@code Application}, its class, or a {@code ResourceConfig}),
-     * marked as served by the Fleche container ({@value #FLECHE_CONTAINER}).
+     * built as Jersey's other containers build it — from the application itself, never written to — plus the
+     * container's own {@link ServedByFleche} mark in the handler's injection manager. With
+     * {@code fleche.jersey.fastStart}, from a copy the container owns ({@link FastStart}).
      */
     public static ApplicationHandler handler(Object application) {
         Object app = FastStart.apply(application); // FlecheProperties.FAST_START
-        ResourceConfig config = app instanceof Class<?> type
-                ? ResourceConfig.forApplicationClass(type.asSubclass(jakarta.ws.rs.core.Application.class))
-                : ResourceConfig.forApplication((jakarta.ws.rs.core.Application) app);
-        config.property(FLECHE_CONTAINER, Boolean.TRUE);
-        return new ApplicationHandler(config);
-    }
-
-    /** Whether {@code configuration} is of an application the Fleche container builds ({@link #handler}). */
-    static boolean servedByFleche(jakarta.ws.rs.core.Configuration configuration) {
-        return Boolean.TRUE.equals(configuration.getProperty(FLECHE_CONTAINER));
+        Binder mark = ServedByFleche.binder();
+        return app instanceof Class<?> type
+                ? new ApplicationHandler(type.asSubclass(Application.class), mark)
+                : new ApplicationHandler((Application) app, mark);
     }
 
     /** {@code handler}'s application deployed under {@code rootPath}. */
@@ -52,7 +46,7 @@ public record Deployment(ApplicationHandler handler, String basePath, Settings s
         Settings settings = Settings.from(config.getProperties());
         return new Deployment(handler, basePath, settings, NonBlockingRoutes.of(config),
                 new BaseUris(basePath, settings.trustForwarded()), new HeaderText(config),
-                config.getProperty(TraceFilter.IN_CONTAINER) instanceof RequestIds ids ? ids : null);
+                TraceFilter.inContainer(config), config.isRegistered(LengthBuffer.class));
     }
 
     /**

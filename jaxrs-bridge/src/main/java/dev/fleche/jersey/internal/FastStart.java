@@ -31,6 +31,12 @@ import java.util.Map;
  *
  * <p>Read from the {@link Application} instance's properties ({@code ResourceConfig.property(FAST_START, true)});
  * an application given as a class is left as it is (Jersey instantiates it later).
+ *
+ * <p>The application the user gave is never written to: Jersey locks a {@code ResourceConfig} once a handler is
+ * built from it, and the same configuration may be served again, by Fleche or by another container, which must
+ * not inherit the preset. The preset goes into a {@code ResourceConfig} the container owns: a copy of the user's
+ * ({@code new ResourceConfig(config)}, with the components of an application it wraps), or Jersey's own wrapper of
+ * an {@code Application}. So with the preset on, {@code @Context Application} is that copy.
  */
 public final class FastStart {
     /** The Jersey properties the preset sets (the table above). */
@@ -40,27 +46,65 @@ public final class FastStart {
             ServerProperties.WADL_FEATURE_DISABLE, Boolean.TRUE,
             ServerProperties.RESOURCE_VALIDATION_DISABLE, Boolean.TRUE);
 
+    private static final System.Logger LOG = System.getLogger(FastStart.class.getName());
+
     private FastStart() {
     }
 
     /**
-     * {@code application} with the preset applied when its properties ask for it: a {@code ResourceConfig} gets the
-     * missing properties added (the same object is returned), another {@code Application} is wrapped in one
-     * ({@code ResourceConfig.forApplication}, as Jersey itself would); anything else is returned as is.
+     * {@code application} with the preset applied when its properties ask for it and set some of it themselves
+     * not: a {@code ResourceConfig} the container owns with the missing properties added (see the class
+     * description); otherwise {@code application} itself, unchanged.
      */
     public static Object apply(Object application) {
         if (!(application instanceof Application app) || !isOn(app.getProperties().get(FlecheProperties.FAST_START))) {
             return application;
         }
         Map<String, Object> own = app.getProperties();
-        ResourceConfig config = app instanceof ResourceConfig resourceConfig ? resourceConfig
-                : ResourceConfig.forApplication(app);
+        if (own.keySet().containsAll(PRESET.keySet())) {
+            return application;
+        }
+        ResourceConfig config = ownedCopy(app);
+        if (config == null) {
+            LOG.log(System.Logger.Level.WARNING, FlecheProperties.FAST_START + " ignored: the application is a "
+                    + "ResourceConfig wrapping an Application class that Jersey has not made yet, which a copy "
+                    + "cannot carry; set the preset's properties on it yourself");
+            return application;
+        }
         PRESET.forEach((name, value) -> {
             if (!own.containsKey(name)) {
                 config.property(name, value);
             }
         });
         return config;
+    }
+
+    /**
+     * A {@code ResourceConfig} of {@code app} that nobody else holds: Jersey's wrapper of a plain {@code Application}
+     * ({@code ResourceConfig.forApplication}, a new object that reads the application), or a copy of a
+     * {@code ResourceConfig} — with, when it wraps an application instance, that application's classes and
+     * singletons, which a copy would not carry (Jersey's runtime configuration registers them the same way).
+     * Null for a {@code ResourceConfig} wrapping an application class not made yet
+     * ({@code ResourceConfig.forApplicationClass}): no copy can carry that.
+     */
+    static ResourceConfig ownedCopy(Application app) {
+        if (!(app instanceof ResourceConfig original)) {
+            return ResourceConfig.forApplication(app);
+        }
+        ResourceConfig copy = new ResourceConfig(original);
+        Application wrapped = original.getApplication();
+        if (wrapped == null) {
+            return null;
+        }
+        if (wrapped != original) {
+            if (wrapped.getSingletons() != null) {
+                copy.registerInstances(wrapped.getSingletons());
+            }
+            if (wrapped.getClasses() != null) {
+                copy.registerClasses(wrapped.getClasses());
+            }
+        }
+        return copy;
     }
 
     /** A {@code Boolean} or its string form; anything else (absent included) is off. */

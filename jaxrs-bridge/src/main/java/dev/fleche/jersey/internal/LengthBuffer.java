@@ -1,5 +1,6 @@
 package dev.fleche.jersey.internal;
 
+import dev.fleche.transport.HttpExchange;
 import jakarta.annotation.Priority;
 import jakarta.ws.rs.RuntimeType;
 import jakarta.ws.rs.core.Configuration;
@@ -21,21 +22,34 @@ import java.util.Objects;
  *
  * <p>Jersey buffers every entity up to {@code jersey.config.server.contentLength.buffer} bytes (8 KiB) to learn its
  * length, in an 8 KiB {@code ByteArrayOutputStream} made for every response whatever its size; the writer then
- * copied the bytes once more. This interceptor, the outermost of the entity's writer interceptors, collects the
- * entity in a buffer that grows with it, up to the same limit, and behaves as Jersey's does:
+ * copied the bytes once more. This interceptor, the outermost of the entity's writer interceptors, does the same
+ * work without that array, in one of two ways, decided per response by the stream Jersey hands it:
  * <ul>
- *   <li>an entity complete within the limit is taken whole by the writer ({@link #take}) when Jersey commits its
- *       stream — on closing it, whichever stream of the interceptor chain Jersey closes — and sent with its
- *       {@code Content-Length} in one hand-off to the transport, without another copy;
- *   <li>a longer one is passed on once it outgrows the limit, and streamed ({@code chunked});
- *   <li>nothing reaches Jersey's stream before then, so an entity provider that fails within the limit leaves the
- *       response uncommitted and Jersey maps the failure to a proper response rather than sending half an entity;
- *   <li>{@code flush()} does nothing within the limit (Jersey has not decided the length yet either).
+ *   <li><b>Jersey's own entity stream</b> (its {@code CommittingOutputStream}, not committed: no response filter
+ *       called {@code setEntityStream} and no interceptor before this one replaced it) — the fast path. The entity
+ *       is collected in a buffer that grows with it, up to the same limit; one complete within the limit is taken
+ *       whole by the writer ({@link #take}) when Jersey commits its stream — on closing it, whichever stream of
+ *       the interceptor chain Jersey closes — and sent with its {@code Content-Length} in one hand-off to the
+ *       transport, without another copy; a longer one is passed on once it outgrows the limit, and streamed
+ *       ({@code chunked}). Nothing reaches Jersey's stream before then, so an entity provider that fails within
+ *       the limit leaves the response uncommitted and Jersey maps the failure to a proper response rather than
+ *       sending half an entity; {@code flush()} does nothing within the limit (Jersey has not decided the length
+ *       yet either).</li>
+ *   <li><b>A stream someone installed</b> (a filter's {@code ContainerResponseContext.setEntityStream} — Jersey's
+ *       {@code LoggingFeature} with payload logging does it — or an earlier interceptor's
+ *       {@code setOutputStream}): every byte goes through that stream as it is written, so whatever it does
+ *       (transform, sign, count, log — Jersey's logging interceptor reads what went through as soon as the entity
+ *       is written) it sees the entity as on Jersey's other containers. The length is learnt below it instead: the
+ *       request carries a {@link Relayed}, and the writer holds what reaches it up to the same limit
+ *       ({@link HeldBody}), as Jersey's buffer does there.</li>
  * </ul>
- * An entity that fails after it was passed on is marked {@value #BROKEN} and not closed: Jersey, which can only
- * log that failure, would otherwise end the streamed response normally and the client would take half an entity
- * for a whole one; the writer aborts the connection instead.
- * A {@link ChunkedOutput} (SSE included) and the chunks written to it after the head are passed straight through.
+ * An entity that fails after bytes went on is marked broken ({@value #BROKEN}, or {@link Relayed#broken()}) and not
+ * closed: Jersey, which can only log that failure, would otherwise end the streamed response normally and the client
+ * would take half an entity for a whole one; the writer aborts the connection instead (or answers {@code 500} when
+ * nothing was sent yet).
+ * A {@link ChunkedOutput} (SSE included) and the chunks written to it after the head are passed straight through,
+ * and so is everything in an application another container serves (its request has no Fleche exchange), should
+ * its configuration have been copied from one Fleche built.
  * Registered at priority {@value #PRIORITY}, so that it runs first and the stream it wraps is Jersey's own.
  */
 @Priority(LengthBuffer.PRIORITY)
@@ -70,8 +84,13 @@ final class LengthBuffer implements WriterInterceptor {
     public void aroundWriteTo(WriterInterceptorContext context) throws IOException {
         OutputStream jerseys = context.getOutputStream();
         if (context.getEntity() instanceof ChunkedOutput
-                || jerseys instanceof CommittingOutputStream && ((CommittingOutputStream) jerseys).isCommitted()) {
+                || jerseys instanceof CommittingOutputStream && ((CommittingOutputStream) jerseys).isCommitted()
+                || !(context.getProperty(ExchangeProperties.EXCHANGE) instanceof HttpExchange)) {
             context.proceed();
+            return;
+        }
+        if (!(jerseys instanceof CommittingOutputStream)) {
+            relay(context);
             return;
         }
         Collector collector = new Collector(jerseys, limit);
@@ -85,6 +104,18 @@ final class LengthBuffer implements WriterInterceptor {
         }
     }
 
+    /** Through a stream someone installed: every byte goes on at once; the writer learns the length below it. */
+    private void relay(WriterInterceptorContext context) throws IOException {
+        Relayed relayed = new Relayed(limit);
+        context.setProperty(HELD, relayed);
+        try {
+            context.proceed();
+        } catch (IOException | RuntimeException | Error e) {
+            relayed.broken = true; // what went through is not the whole entity (unused when nothing reached the writer)
+            throw e;
+        }
+    }
+
     /**
      * The entity of the response being committed, when it is held whole (its bytes, exactly as long as it is);
      * null when there is none, or it was passed on (streamed) or failed. What is written to the collector after
@@ -92,6 +123,34 @@ final class LengthBuffer implements WriterInterceptor {
      */
     static byte[] take(PropertiesDelegate request) {
         return request.getProperty(HELD) instanceof Collector collector ? collector.take() : null;
+    }
+
+    /** The {@link Relayed} of the response being committed, or null when it was not written through another stream. */
+    static Relayed relayed(PropertiesDelegate request) {
+        return request.getProperty(HELD) instanceof Relayed relayed ? relayed : null;
+    }
+
+    /**
+     * An entity written through a stream that a filter or an earlier interceptor installed in place of Jersey's:
+     * nothing is held here; the writer holds what reaches it, up to {@link #limit()} bytes, to learn the length.
+     */
+    static final class Relayed {
+        private final int limit;
+        private volatile boolean broken;
+
+        Relayed(int limit) {
+            this.limit = limit;
+        }
+
+        /** Jersey's buffer size: the most the writer holds to learn the length. */
+        int limit() {
+            return limit;
+        }
+
+        /** Whether the entity's writer threw: what reached the writer is not the whole entity. */
+        boolean broken() {
+            return broken;
+        }
     }
 
     /** The entity's first bytes, held until it ends or outgrows the limit. */

@@ -21,8 +21,9 @@ import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
  * Writes one Jersey response to one {@link HttpExchange}.
  *
  * <p>Output: a known length up to {@value #BUFFERED_LIMIT} bytes ({@link LengthBuffer} holds entities up to Jersey's
- * buffer size and passes their exact length) is collected and sent with one {@link HttpExchange#respond} at {@link #commit()}; any other
- * response is streamed with {@link HttpExchange#startResponse} ({@code -1}: chunked), where {@code flush()} hands
+ * buffer size and passes their exact length) is collected and sent with one {@link HttpExchange#respond} at {@link #commit()}; an
+ * entity written through a stream a filter or interceptor installed is held here instead, up to the same size
+ * ({@link HeldBody}), to learn its length below that stream; any other response is streamed with {@link HttpExchange#startResponse} ({@code -1}: chunked), where {@code flush()} hands
  * bytes to the reactor at once and a slow client blocks the writing thread (the transport's backpressure). A
  * {@code @NonBlocking} response is always collected, up to its limit, so that the reactor never blocks.
  *
@@ -117,6 +118,9 @@ public final class ResponseWriter implements ContainerResponseWriter {
         if (held != null) {
             contentLength = held.length;
         }
+        // written through a stream a filter or an interceptor installed: the length is learnt here, below it
+        LengthBuffer.Relayed relayed = held == null && contentLength < 0 && !head && !nonBlocking
+                && !response.isChunked() ? LengthBuffer.relayed(properties) : null;
         OutputStream out;
         if (head && contentLength >= 0) {
             fields.set("Content-Length", Long.toString(contentLength)); // kept by the transport for HEAD
@@ -129,6 +133,8 @@ public final class ResponseWriter implements ContainerResponseWriter {
             int limit = settings.nonBlockingLimit();
             out = new BufferedBody(status, reason, fields, contentLength >= 0 ? (int) Math.min(contentLength, limit) : 512,
                     limit, true);
+        } else if (relayed != null) {
+            out = new HeldBody(exchange, status, reason, fields, relayed);
         } else if (contentLength >= 0 && contentLength <= BUFFERED_LIMIT) {
             out = new BufferedBody(status, reason, fields, (int) contentLength, (int) contentLength, false);
         } else {
@@ -239,6 +245,12 @@ public final class ResponseWriter implements ContainerResponseWriter {
         try {
             if (out instanceof BufferedBody) {
                 ((BufferedBody) out).respond(exchange);
+            } else if (out instanceof HeldBody held && !held.isStreamed()) {
+                if (held.isBroken()) {
+                    answerFailure(); // the entity failed before anything was sent: a whole 500, not half an entity
+                } else {
+                    held.respond();
+                }
             } else if (out != null) {
                 out.close();
             } else {
@@ -262,13 +274,14 @@ public final class ResponseWriter implements ContainerResponseWriter {
     }
 
     /**
-     * No: Jersey's buffer (a fresh 8 KiB array per response, copied again here) is replaced by {@link LengthBuffer},
-     * which the container registers in every application it serves. Jersey still buffers the entity of a
-     * {@code HEAD} request itself.
+     * No where the container's {@link LengthBuffer} is registered (every application it builds, unless the
+     * application turned Jersey's buffer off): Jersey's buffer (a fresh 8 KiB array per response, copied again here)
+     * is replaced by it. Jersey still buffers the entity of a {@code HEAD} request itself. Otherwise yes, as on
+     * Jersey's other containers.
      */
     @Override
     public boolean enableResponseBuffering() {
-        return false;
+        return !deployment.lengthBuffered();
     }
 
     /** The calling thread is about to run {@code ApplicationHandler.handle} for this request. */
@@ -328,6 +341,9 @@ public final class ResponseWriter implements ContainerResponseWriter {
         if (out instanceof BufferedBody) {
             return ((BufferedBody) out).isClosed();
         }
+        if (out instanceof HeldBody) {
+            return ((HeldBody) out).isClosed();
+        }
         return !(out instanceof StreamedBody) || ((StreamedBody) out).isClosed();
     }
 
@@ -349,9 +365,13 @@ public final class ResponseWriter implements ContainerResponseWriter {
 
     /** 500 when nothing reached the transport yet, else abort the connection. */
     private void fail() {
-        if (!finish()) {
-            return;
+        if (finish()) {
+            answerFailure();
         }
+    }
+
+    /** The failure's answer, the exchange already claimed: see {@link #fail()}. */
+    private void answerFailure() {
         OutputStream out = output;
         if (out instanceof BufferedBody && ((BufferedBody) out).overflowed()) {
             ((BufferedBody) out).respond(exchange); // its 500 names the limit

@@ -10,12 +10,16 @@ import jakarta.ws.rs.container.ContainerRequestFilter;
 import jakarta.ws.rs.container.ContainerResponseContext;
 import jakarta.ws.rs.container.ContainerResponseFilter;
 import jakarta.ws.rs.container.PreMatching;
+import jakarta.ws.rs.core.Configuration;
 import jakarta.ws.rs.core.FeatureContext;
+import org.glassfish.jersey.server.spi.Container;
+import org.glassfish.jersey.server.spi.ContainerLifecycleListener;
 
 
 /**
  * What {@code FlecheRequestIds} does, in one of two places. In the Fleche container the container itself does it
- * ({@link #IN_CONTAINER}): {@code Deployment.request} makes the {@link RequestTrace} from the transport's fields and
+ * (the {@link RequestIds} of an {@link InContainer} registered in the application's runtime configuration):
+ * {@code FlecheContainer.request} makes the {@link RequestTrace} from the transport's fields and
  * sets the properties before Jersey sees the request, and the response writer echoes the id. Elsewhere these
  * filters do it: before matching (ahead of every other filter), the request id and trace context become request
  * properties; on the way out the id is echoed. Both read headers and never change them, and give the transport's
@@ -34,12 +38,6 @@ public final class TraceFilter implements ContainerRequestFilter, ContainerRespo
 
     /** Before authentication (1000) and every user filter with a usual priority. */
     static final int PRIORITY = 100;
-    /**
-     * The application property by which {@code FlecheRequestIds}, configured for the Fleche container, hands the
-     * container its {@link RequestIds} instead of registering these filters.
-     */
-    public static final String IN_CONTAINER = "dev.fleche.jersey.internal.requestIds";
-
     private final RequestIds ids;
 
     TraceFilter(RequestIds ids) {
@@ -51,16 +49,52 @@ public final class TraceFilter implements ContainerRequestFilter, ContainerRespo
      * building it, else these filters. False when already done.
      */
     public static boolean register(FeatureContext context) {
-        if (context.getConfiguration().isRegistered(TraceFilter.class)
-                || context.getConfiguration().getProperty(IN_CONTAINER) != null) {
-            return false;
+        Configuration configuration = context.getConfiguration();
+        if (configuration.isRegistered(TraceFilter.class) || configuration.isRegistered(InContainer.class)) {
+            return false; // done, here or in the configuration this one was copied from
         }
-        if (Deployment.servedByFleche(context.getConfiguration())) {
-            context.property(IN_CONTAINER, new RequestIds());
-        } else {
-            context.register(new TraceFilter(new RequestIds()));
-        }
+        context.register(ServedByFleche.building(context) ? new InContainer(new RequestIds())
+                : new TraceFilter(new RequestIds()));
         return true;
+    }
+
+    /**
+     * The request ids of {@code configuration}'s application when the container makes them ({@link InContainer}),
+     * else null.
+     */
+    public static RequestIds inContainer(Configuration configuration) {
+        for (Object instance : configuration.getInstances()) {
+            if (instance instanceof InContainer in) {
+                return in.ids;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The container's request ids, registered in the application's configuration, where they stay in every copy
+     * Jersey makes of it ({@code FlecheContainer.reload()} builds the next application from one, and features are
+     * not configured again there). A {@code ContainerLifecycleListener} that does nothing: the one kind of provider
+     * that costs nothing per request.
+     */
+    static final class InContainer implements ContainerLifecycleListener {
+        private final RequestIds ids;
+
+        InContainer(RequestIds ids) {
+            this.ids = ids;
+        }
+
+        @Override
+        public void onStartup(Container container) {
+        }
+
+        @Override
+        public void onReload(Container container) {
+        }
+
+        @Override
+        public void onShutdown(Container container) {
+        }
     }
 
     @Override

@@ -99,7 +99,7 @@ class BaseUrisTest {
         assertEquals("/", Deployment.basePath("/", null));
         assertEquals("/root/api/", Deployment.basePath("/root/", "api"));
         assertEquals("/root/api/", Deployment.basePath("root", "/api/"));
-        Deployment deployment = new Deployment(null, "/root/", null, null, null, null, null);
+        Deployment deployment = new Deployment(null, "/root/", null, null, null, null, null, true);
         assertEquals("/", deployment.routedPath("/root"));
         assertEquals("/x", deployment.routedPath("/root/x"));
         assertEquals(null, deployment.routedPath("/rootx"));

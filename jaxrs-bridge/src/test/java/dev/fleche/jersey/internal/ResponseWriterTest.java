@@ -53,7 +53,7 @@ class ResponseWriterTest {
     private ResponseWriter writer(boolean setStatusOverSendError, boolean nonBlocking) {
         Settings settings = new Settings(false, 3, 16, setStatusOverSendError);
         Deployment deployment = new Deployment(null, "/", settings, NonBlockingRoutes.NONE,
-                new BaseUris("/", false), new HeaderText(null), null);
+                new BaseUris("/", false), new HeaderText(null), null, true);
         return new ResponseWriter(exchange, deployment, workers, new SuspendedWriters(), nonBlocking);
     }
 
@@ -99,7 +99,7 @@ class ResponseWriterTest {
 
         FakeExchange other = new FakeExchange();
         ResponseWriter big = new ResponseWriter(other, new Deployment(null, "/", Settings.from(Map.of()),
-                NonBlockingRoutes.NONE, new BaseUris("/", false), new HeaderText(null), null), workers, new SuspendedWriters(), false);
+                NonBlockingRoutes.NONE, new BaseUris("/", false), new HeaderText(null), null, true), workers, new SuspendedWriters(), false);
         big.writeResponseStatusAndHeaders(ResponseWriter.BUFFERED_LIMIT + 1, response(Response.ok().build()));
         assertEquals(ResponseWriter.BUFFERED_LIMIT + 1, other.streamedLength);
     }

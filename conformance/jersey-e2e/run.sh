@@ -1,0 +1,161 @@
+#!/usr/bin/env bash
+# Jersey's own end-to-end suites (tests/e2e-server, tests/e2e-entity, tests/e2e, tests/e2e-client of Jersey's 3.1
+# branch) run by JerseyTest on Grizzly's test container and on Fleche's, as a user moving from Grizzly would:
+# the released Jersey from Maven Central, the freshly built Fleche, the container chosen with
+# -Djersey.config.test.container.factory. Prints the per-module table and every test that passes on Grizzly and
+# fails on Fleche. Long (about an hour per container on a quiet 2-core machine): run it under nice, never in CI
+# (CI cannot reach Jersey's repository). See conformance/README.md, "Jersey's own end-to-end suites".
+#
+#   conformance/jersey-e2e/run.sh <jersey-3.1-checkout> [options]
+#     --containers grizzly,fleche   which legs to run, in this order (default both; always one after the other)
+#     --modules "e2e-server e2e"    which of the four modules (default all four)
+#     --work DIR                    logs, copied reports and the summary (default: <checkout>/../fleche-e2e-work)
+#     --repo DIR                    the Maven local repository (default: DIR/m2 under --work); Fleche is installed
+#                                   there, never in ~/.m2
+#     --jersey-version V            the released Jersey the suites run against (default 3.1.11)
+#     --summary-only                only print the summary of reports already under --work
+#
+# Get a checkout of Jersey's 3.1 branch OUTSIDE this repository, e.g.
+#   git clone -b 3.1 https://github.com/eclipse-ee4j/jersey.git /tmp/jersey
+# The script edits three kinds of pom in that checkout (kept as <pom>.fleche-orig and restored before each run;
+# conformance/README.md lists the edits) and builds nothing of Jersey but the four test modules.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+HERE=$ROOT/conformance/jersey-e2e
+ALL_MODULES="e2e-server e2e-entity e2e e2e-client"
+
+usage() {
+  sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'
+  exit 2
+}
+
+[ $# -ge 1 ] || usage
+JERSEY=$(cd "$1" 2>/dev/null && pwd) || { echo "no such directory: $1" >&2; exit 2; }
+shift
+CONTAINERS=grizzly,fleche
+MODULES=$ALL_MODULES
+WORK=$(dirname "$JERSEY")/fleche-e2e-work
+REPO=
+JERSEY_VERSION=3.1.11
+SUMMARY_ONLY=false
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --containers) CONTAINERS=$2; shift 2 ;;
+    --modules) MODULES=$2; shift 2 ;;
+    --work) WORK=$2; shift 2 ;;
+    --repo) REPO=$2; shift 2 ;;
+    --jersey-version) JERSEY_VERSION=$2; shift 2 ;;
+    --summary-only) SUMMARY_ONLY=true; shift ;;
+    *) usage ;;
+  esac
+done
+mkdir -p "$WORK"
+WORK=$(cd "$WORK" && pwd)
+REPO=${REPO:-$WORK/m2}
+mkdir -p "$REPO" "$WORK/logs" "$WORK/reports"
+
+case "$JERSEY/" in
+  "$ROOT"/*) echo "the Jersey checkout must be outside this repository: $JERSEY" >&2; exit 2 ;;
+esac
+for module in $MODULES; do
+  [ -f "$JERSEY/tests/$module/pom.xml" ] || { echo "not a Jersey checkout with tests/$module: $JERSEY" >&2; exit 2; }
+done
+
+# Tools: Maven and python3 (the summary); the JDK is the one Maven runs on.
+need=()
+command -v mvn >/dev/null || need+=(maven)
+command -v python3 >/dev/null || need+=(python3)
+if [ ${#need[@]} -gt 0 ]; then
+  apt-get update -qq && apt-get install -y -qq "${need[@]}"
+fi
+
+summary() {
+  python3 "$HERE/summary.py" "$WORK/reports" $MODULES | tee "$WORK/summary.md"
+}
+if $SUMMARY_ONLY; then
+  summary
+  exit 0
+fi
+
+# Only this repository's Maven runs see this local repository (the script's own, or --repo).
+export MAVEN_OPTS="-Dmaven.repo.local=$REPO ${E2E_MAVEN_OPTS:-}"
+FLECHE_VERSION=$(sed -n '/<artifactId>fleche-parent<\/artifactId>/,/<version>/s:.*<version>\(.*\)</version>.*:\1:p' \
+  "$ROOT/pom.xml" | head -n 1)
+
+# ---- Jersey's poms: restore what a previous run changed, then edit (listed in conformance/README.md).
+poms=("$JERSEY/pom.xml" "$JERSEY/tests/pom.xml")
+for module in $MODULES; do
+  poms+=("$JERSEY/tests/$module/pom.xml")
+done
+for pom in "${poms[@]}"; do
+  if [ -f "$pom.fleche-orig" ]; then
+    cp "$pom.fleche-orig" "$pom"
+  else
+    cp "$pom" "$pom.fleche-orig"
+  fi
+done
+# The checkout's own version: the first <version> after </parent> in its root pom (3.1.99-SNAPSHOT).
+SNAPSHOT=$(sed -n '/<\/parent>/,$s:.*<version>\(.*\)</version>.*:\1:p' "$JERSEY/pom.xml.fleche-orig" | head -n 1)
+echo "Jersey checkout $JERSEY ($SNAPSHOT, $(git -C "$JERSEY" rev-parse --short HEAD 2>/dev/null || echo 'not git'))"
+echo "  suites against released Jersey $JERSEY_VERSION; Fleche $FLECHE_VERSION from $ROOT; local repository $REPO"
+python3 "$HERE/edit_poms.py" "$SNAPSHOT" "$JERSEY_VERSION" "${poms[@]}"
+
+# ---- Fleche, built from this working tree and installed into the private local repository.
+if [[ ",$CONTAINERS," == *",fleche,"* ]]; then
+  echo "building Fleche (jaxrs-bridge and what it needs) into $REPO"
+  (cd "$ROOT" && nice -n 10 mvn -B -q install -pl jaxrs-bridge -am -DskipTests) > "$WORK/logs/fleche-build.log" 2>&1 \
+    || { tail -n 40 "$WORK/logs/fleche-build.log"; echo "Fleche build failed" >&2; exit 1; }
+fi
+
+factory() {
+  case "$1" in
+    grizzly) echo org.glassfish.jersey.test.grizzly.GrizzlyTestContainerFactory ;;
+    fleche) echo dev.fleche.jersey.test.FlecheTestContainerFactory ;;
+    *) echo "unknown container $1" >&2; exit 2 ;;
+  esac
+}
+
+# ---- The suites: one container after the other, one module after the other.
+IFS=, read -r -a legs <<< "$CONTAINERS"
+for container in "${legs[@]}"; do
+  extra=()
+  if [ "$container" = fleche ]; then
+    extra=(-Pfleche-container "-Dfleche.version=$FLECHE_VERSION")
+  fi
+  for module in $MODULES; do
+    pom=$JERSEY/tests/$module/pom.xml
+    # Modules with a "WithHK2" Surefire execution run their tests twice with plain "test" (once more with
+    # Jersey's injection-less client on the class path, a client matter): only that execution, the HK2 server
+    # users run.
+    if grep -q '<id>WithHK2</id>' "$pom"; then
+      goals=(test-compile surefire:test@WithHK2)
+    else
+      goals=(test)
+    fi
+    rm -rf "$JERSEY/tests/$module/target/surefire-reports"
+    log=$WORK/logs/$container-$module.log
+    start=$SECONDS
+    echo "$(date +%H:%M:%S) $container: $module ..."
+    set +e
+    (cd "$JERSEY" && nice -n 10 mvn -B -f "$pom" "${goals[@]}" "${extra[@]}" \
+        -Djersey.config.test.container.factory="$(factory "$container")" \
+        -Djersey.config.test.container.port=0 \
+        -Dmaven.test.failure.ignore=true -Dsurefire.timeout=1200 \
+        -Dcheckstyle.skip=true -Denforcer.skip=true -Dmaven.javadoc.skip=true -Dmaven.source.skip=true \
+        -Dfindbugs.skip=true -Dspotbugs.skip=true) > "$log" 2>&1
+    rc=$?
+    set -e
+    out=$WORK/reports/$container/$module
+    rm -rf "$out"
+    mkdir -p "$out"
+    cp "$JERSEY/tests/$module/target/surefire-reports/"TEST-*.xml "$out/" 2>/dev/null || true
+    echo "$(date +%H:%M:%S) $container: $module done in $((SECONDS - start)) s (maven exit status $rc;" \
+      "$(ls "$out" | wc -l) report files; log $log)"
+    if [ "$(ls "$out" | wc -l)" = 0 ]; then
+      tail -n 30 "$log"
+    fi
+  done
+done
+
+summary
