@@ -2,7 +2,6 @@ package dev.fleche.jersey.internal;
 
 import jakarta.ws.rs.RuntimeType;
 import jakarta.ws.rs.core.Configuration;
-import jakarta.ws.rs.core.Feature;
 import jakarta.ws.rs.core.FeatureContext;
 import org.glassfish.jersey.internal.spi.ForcedAutoDiscoverable;
 import org.glassfish.jersey.server.ManagedAsyncExecutor;
@@ -11,9 +10,8 @@ import org.glassfish.jersey.spi.ExecutorServiceProvider;
 /**
  * Registers what the Fleche container needs inside every server application: the quiet mapper of
  * {@link ClientGone}, the buffered-entity limit and quiet mapper of refused bodies ({@link EntityLimit}), in an application the
- * container serves ({@link EntityWriting}, which asks the {@link ServedByFleche} mark) the {@link LengthBuffer} that
- * learns a small response's length in place of Jersey's buffer and the
- * {@link StringBodyWriter} that writes a {@code String} entity without Jersey's per-response encoder, and — on a
+ * container builds ({@link ServedByFleche}) the {@link LengthBuffer} that learns a small response's length in place
+ * of Jersey's buffer and the {@link StringBodyWriter} that writes a {@code String} entity without Jersey's per-response encoder, and — on a
  * runtime with virtual threads, unless the application turns them off or has its own
  * — the {@link VirtualManagedAsyncExecutor}. Found through {@code META-INF/services} (forced: it applies even when
  * the application turns auto-discovery off); does nothing on a client runtime.
@@ -32,8 +30,8 @@ public final class ContainerFeatures implements ForcedAutoDiscoverable {
             context.register(EntityLimit.class);
             context.register(EntityLimit.Mapper.class);
         }
-        if (!configuration.isRegistered(EntityWriting.class)) {
-            context.register(new EntityWriting());
+        if (ServedByFleche.building()) {
+            registerEntityWriting(context, configuration);
         }
         if (Workers.virtualThreadsWanted(configuration.getProperties()) && !hasManagedAsyncExecutor(configuration)
                 && Workers.VirtualThreads.available()) {
@@ -41,29 +39,16 @@ public final class ContainerFeatures implements ForcedAutoDiscoverable {
         }
     }
 
-    /**
-     * The container's own ways of writing an entity, {@link LengthBuffer} and {@link StringBodyWriter}, registered
-     * in an application the Fleche container builds. A feature, because an auto-discoverable's context does not
-     * reach the application's injection manager, where the container's {@link ServedByFleche} mark is, and a
-     * feature's does.
-     */
-    static final class EntityWriting implements Feature {
-        @Override
-        public boolean configure(FeatureContext context) {
-            Configuration configuration = context.getConfiguration();
-            if (!ServedByFleche.building(context)) {
-                return false;
+    /** The container's own ways of writing an entity: {@link LengthBuffer} and {@link StringBodyWriter}. */
+    private static void registerEntityWriting(FeatureContext context, Configuration configuration) {
+        if (!configuration.isRegistered(LengthBuffer.class)) {
+            int limit = LengthBuffer.limit(configuration);
+            if (limit > 0) {
+                context.register(new LengthBuffer(limit));
             }
-            if (!configuration.isRegistered(LengthBuffer.class)) {
-                int limit = LengthBuffer.limit(configuration);
-                if (limit > 0) {
-                    context.register(new LengthBuffer(limit));
-                }
-            }
-            if (!configuration.isRegistered(StringBodyWriter.class)) {
-                context.register(new StringBodyWriter());
-            }
-            return true;
+        }
+        if (!configuration.isRegistered(StringBodyWriter.class)) {
+            context.register(new StringBodyWriter());
         }
     }
 

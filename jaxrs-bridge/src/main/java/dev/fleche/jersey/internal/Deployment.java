@@ -2,7 +2,6 @@ package dev.fleche.jersey.internal;
 
 import dev.fleche.transport.HttpExchange;
 import jakarta.ws.rs.core.Application;
-import org.glassfish.jersey.internal.inject.Binder;
 import org.glassfish.jersey.server.ApplicationHandler;
 import org.glassfish.jersey.server.ResourceConfig;
 import org.glassfish.jersey.uri.UriComponent;
@@ -27,16 +26,15 @@ public record Deployment(ApplicationHandler handler, String basePath, Settings s
                          BaseUris baseUris, HeaderText headerText, RequestIds requestIds, boolean lengthBuffered) {
     /**
      * Jersey's handler of {@code application} (an {@code Application}, its class, or a {@code ResourceConfig}),
-     * built as Jersey's other containers build it — from the application itself, never written to — plus the
-     * container's own {@link ServedByFleche} mark in the handler's injection manager. With
-     * {@code fleche.jersey.fastStart}, from a copy the container owns ({@link FastStart}).
+     * built as Jersey's other containers build it — from the application itself, never written to — while the
+     * container's features know that Fleche builds it ({@link ServedByFleche}). With {@code fleche.jersey.fastStart},
+     * from a copy the container owns ({@link FastStart}).
      */
     public static ApplicationHandler handler(Object application) {
         Object app = FastStart.apply(application); // FlecheProperties.FAST_START
-        Binder mark = ServedByFleche.binder();
-        return app instanceof Class<?> type
-                ? new ApplicationHandler(type.asSubclass(Application.class), mark)
-                : new ApplicationHandler((Application) app, mark);
+        return ServedByFleche.build(() -> app instanceof Class<?> type
+                ? new ApplicationHandler(type.asSubclass(Application.class))
+                : new ApplicationHandler((Application) app));
     }
 
     /** {@code handler}'s application deployed under {@code rootPath}. */

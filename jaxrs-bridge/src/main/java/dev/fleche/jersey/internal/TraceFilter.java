@@ -53,7 +53,7 @@ public final class TraceFilter implements ContainerRequestFilter, ContainerRespo
         if (configuration.isRegistered(TraceFilter.class) || configuration.isRegistered(InContainer.class)) {
             return false; // done, here or in the configuration this one was copied from
         }
-        context.register(ServedByFleche.building(context) ? new InContainer(new RequestIds())
+        context.register(ServedByFleche.building() ? new InContainer(new RequestIds())
                 : new TraceFilter(new RequestIds()));
         return true;
     }
