@@ -13,6 +13,8 @@
 #     --repo DIR                    the Maven local repository (default: DIR/m2 under --work); Fleche is installed
 #                                   there, never in ~/.m2
 #     --jersey-version V            the released Jersey the suites run against (default 3.1.11)
+#     --port P                      jersey.config.test.container.port, the port every JerseyTest binds (default
+#                                   9998, Jersey's; a fixed one: some tests read it to start servers of their own)
 #     --summary-only                only print the summary of reports already under --work
 #
 # Get a checkout of Jersey's 3.1 branch OUTSIDE this repository, e.g.
@@ -26,7 +28,7 @@ HERE=$ROOT/conformance/jersey-e2e
 ALL_MODULES="e2e-server e2e-entity e2e e2e-client"
 
 usage() {
-  sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'
   exit 2
 }
 
@@ -38,6 +40,7 @@ MODULES=$ALL_MODULES
 WORK=$(dirname "$JERSEY")/fleche-e2e-work
 REPO=
 JERSEY_VERSION=3.1.11
+PORT=9998
 SUMMARY_ONLY=false
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -46,6 +49,7 @@ while [ $# -gt 0 ]; do
     --work) WORK=$2; shift 2 ;;
     --repo) REPO=$2; shift 2 ;;
     --jersey-version) JERSEY_VERSION=$2; shift 2 ;;
+    --port) PORT=$2; shift 2 ;;
     --summary-only) SUMMARY_ONLY=true; shift ;;
     *) usage ;;
   esac
@@ -140,7 +144,7 @@ for container in "${legs[@]}"; do
     set +e
     (cd "$JERSEY" && nice -n 10 mvn -B -f "$pom" "${goals[@]}" "${extra[@]}" \
         -Djersey.config.test.container.factory="$(factory "$container")" \
-        -Djersey.config.test.container.port=0 \
+        -Djersey.config.test.container.port="$PORT" \
         -Dmaven.test.failure.ignore=true -Dsurefire.timeout=1200 \
         -Dcheckstyle.skip=true -Denforcer.skip=true -Dmaven.javadoc.skip=true -Dmaven.source.skip=true \
         -Dfindbugs.skip=true -Dspotbugs.skip=true) > "$log" 2>&1
