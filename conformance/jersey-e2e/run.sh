@@ -7,7 +7,8 @@
 # (CI cannot reach Jersey's repository). See conformance/README.md, "Jersey's own end-to-end suites".
 #
 #   conformance/jersey-e2e/run.sh <jersey-3.1-checkout> [options]
-#     --containers grizzly,fleche   which legs to run, in this order (default both; always one after the other)
+#     --containers grizzly,fleche   which containers, in this order for each module (default both; one run at a
+#                                   time, never two at once)
 #     --modules "e2e-server e2e"    which of the four modules (default all four)
 #     --work DIR                    logs, copied reports and the summary (default: <checkout>/../fleche-e2e-work)
 #     --repo DIR                    the Maven local repository (default: DIR/m2 under --work); Fleche is installed
@@ -28,7 +29,7 @@ HERE=$ROOT/conformance/jersey-e2e
 ALL_MODULES="e2e-server e2e-entity e2e e2e-client"
 
 usage() {
-  sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'
   exit 2
 }
 
@@ -120,14 +121,14 @@ factory() {
   esac
 }
 
-# ---- The suites: one container after the other, one module after the other.
+# ---- The suites: module by module, each on one container after the other (never two runs at once).
 IFS=, read -r -a legs <<< "$CONTAINERS"
-for container in "${legs[@]}"; do
-  extra=()
-  if [ "$container" = fleche ]; then
-    extra=(-Pfleche-container "-Dfleche.version=$FLECHE_VERSION")
-  fi
-  for module in $MODULES; do
+for module in $MODULES; do
+  for container in "${legs[@]}"; do
+    extra=()
+    if [ "$container" = fleche ]; then
+      extra=(-Pfleche-container "-Dfleche.version=$FLECHE_VERSION")
+    fi
     pom=$JERSEY/tests/$module/pom.xml
     # Modules with a "WithHK2" Surefire execution run their tests twice with plain "test" (once more with
     # Jersey's injection-less client on the class path, a client matter): only that execution, the HK2 server
