@@ -45,6 +45,7 @@ public final class ContainerFeatures implements ForcedAutoDiscoverable {
             int limit = LengthBuffer.limit(configuration);
             if (limit > 0) {
                 context.register(new LengthBuffer(limit));
+                context.register(new EntityStreamProbe.Install());
             }
         }
         if (!configuration.isRegistered(StringBodyWriter.class)) {

@@ -39,9 +39,11 @@ import java.util.Objects;
  *       {@code LoggingFeature} with payload logging does it — or an earlier interceptor's
  *       {@code setOutputStream}): every byte goes through that stream as it is written, so whatever it does
  *       (transform, sign, count, log — Jersey's logging interceptor reads what went through as soon as the entity
- *       is written) it sees the entity as on Jersey's other containers. The length is learnt below it instead: the
- *       request carries a {@link Relayed}, and the writer holds what reaches it up to the same limit
- *       ({@link HeldBody}), as Jersey's buffer does there.</li>
+ *       is written) it sees the entity as on Jersey's other containers. The length is learnt below it instead, as
+ *       Jersey's buffer does there: by Jersey's own buffer when a response filter installed it and the container
+ *       saw that ({@link EntityStreamProbe}: then an entity failing within the buffer is still mapped), else by the
+ *       writer, which holds what reaches it up to the same limit ({@link HeldBody}; the request carries a
+ *       {@link Relayed}).</li>
  * </ul>
  * An entity that fails after bytes went on is marked broken ({@value #BROKEN}, or {@link Relayed#broken()}) and not
  * closed: Jersey, which can only log that failure, would otherwise end the streamed response normally and the client
@@ -111,7 +113,7 @@ final class LengthBuffer implements WriterInterceptor {
         try {
             context.proceed();
         } catch (IOException | RuntimeException | Error e) {
-            relayed.broken = true; // what went through is not the whole entity (unused when nothing reached the writer)
+            relayed.markBroken(); // what went through is not the whole entity (unused when nothing reached the writer)
             throw e;
         }
     }
@@ -145,6 +147,11 @@ final class LengthBuffer implements WriterInterceptor {
         /** Jersey's buffer size: the most the writer holds to learn the length. */
         int limit() {
             return limit;
+        }
+
+        /** The entity's writer threw. */
+        void markBroken() {
+            broken = true;
         }
 
         /** Whether the entity's writer threw: what reached the writer is not the whole entity. */

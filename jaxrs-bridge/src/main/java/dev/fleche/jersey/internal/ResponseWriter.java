@@ -3,7 +3,9 @@ package dev.fleche.jersey.internal;
 import dev.fleche.jersey.ClientConnection;
 import dev.fleche.transport.HttpExchange;
 import dev.fleche.transport.HttpFields;
+import jakarta.ws.rs.container.ContainerResponseContext;
 import org.glassfish.jersey.internal.PropertiesDelegate;
+import org.glassfish.jersey.message.internal.CommittingOutputStream;
 import org.glassfish.jersey.server.ChunkedOutput;
 import org.glassfish.jersey.server.ContainerException;
 import org.glassfish.jersey.server.ContainerResponse;
@@ -88,6 +90,10 @@ public final class ResponseWriter implements ContainerResponseWriter {
     private volatile Thread handling;
     /** A commit made while {@link #handling}: its response goes out in {@link #afterHandle}. */
     private boolean deferred; // the handling thread only
+    /** The response as the application's response filters left it, when an {@link EntityStreamProbe} saw it. */
+    private volatile ContainerResponseContext filtered;
+    /** Jersey buffers this response's entity below a stream a filter installed ({@link #enableResponseBuffering}). */
+    private volatile boolean jerseyBuffers;
 
     /** The writer of {@code exchange}'s response; {@code nonBlocking} when it runs on the reactor. */
     public ResponseWriter(HttpExchange exchange, Deployment deployment, Workers workers,
@@ -119,7 +125,7 @@ public final class ResponseWriter implements ContainerResponseWriter {
             contentLength = held.length;
         }
         // written through a stream a filter or an interceptor installed: the length is learnt here, below it
-        LengthBuffer.Relayed relayed = held == null && contentLength < 0 && !head && !nonBlocking
+        LengthBuffer.Relayed relayed = held == null && contentLength < 0 && !head && !nonBlocking && !jerseyBuffers
                 && !response.isChunked() ? LengthBuffer.relayed(properties) : null;
         OutputStream out;
         if (head && contentLength >= 0) {
@@ -159,8 +165,9 @@ public final class ResponseWriter implements ContainerResponseWriter {
     private OutputStream stream(int status, String reason, HttpFields fields, long contentLength) {
         try {
             PropertiesDelegate request = properties;
+            LengthBuffer.Relayed through = LengthBuffer.relayed(request); // this entity's, when it went through one
             return new StreamedBody(exchange, exchange.startResponse(status, reason, fields, contentLength),
-                    () -> request.getProperty(LengthBuffer.BROKEN) != null);
+                    () -> request.getProperty(LengthBuffer.BROKEN) != null || through != null && through.broken());
         } catch (IllegalStateException alreadyAnswered) {
             finish(); // the transport answered (413, 408...): the rest of Jersey's output goes nowhere
             return OutputStream.nullOutputStream();
@@ -276,12 +283,24 @@ public final class ResponseWriter implements ContainerResponseWriter {
     /**
      * No where the container's {@link LengthBuffer} is registered (every application it builds, unless the
      * application turned Jersey's buffer off): Jersey's buffer (a fresh 8 KiB array per response, copied again here)
-     * is replaced by it. Jersey still buffers the entity of a {@code HEAD} request itself. Otherwise yes, as on
-     * Jersey's other containers.
+     * is replaced by it. Yes, as on Jersey's other containers, when a response filter replaced Jersey's entity stream
+     * ({@link EntityStreamProbe}): the entity is then buffered below that stream, so that one failing within the
+     * buffer is still mapped to a whole response; and where there is no {@code LengthBuffer}. Jersey buffers the
+     * entity of a {@code HEAD} request itself.
      */
     @Override
     public boolean enableResponseBuffering() {
-        return !deployment.lengthBuffered();
+        if (!deployment.lengthBuffered()) {
+            return true;
+        }
+        ContainerResponseContext response = filtered;
+        jerseyBuffers = response != null && !(response.getEntityStream() instanceof CommittingOutputStream);
+        return jerseyBuffers;
+    }
+
+    /** The response after the application's response filters ({@link EntityStreamProbe}). */
+    void filtered(ContainerResponseContext response) {
+        filtered = response;
     }
 
     /** The calling thread is about to run {@code ApplicationHandler.handle} for this request. */

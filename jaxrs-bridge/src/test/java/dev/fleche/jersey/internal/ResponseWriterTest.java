@@ -87,6 +87,68 @@ class ResponseWriterTest {
         assertEquals(List.of("v1", "v2"), exchange.responseFields.getAll("X-Name"));
     }
 
+    /** A response whose entity went through a stream someone installed ({@link LengthBuffer.Relayed}). */
+    private static ContainerResponse relayed(Response response, LengthBuffer.Relayed relayed) {
+        ContainerResponse container = response(response);
+        container.getRequestContext().setProperty(LengthBuffer.HELD, relayed);
+        return container;
+    }
+
+    @Test
+    void anEntityWrittenThroughAnotherStreamIsHeldToLearnItsLength() throws IOException {
+        ResponseWriter writer = writer();
+        OutputStream out = writer.writeResponseStatusAndHeaders(-1,
+                relayed(Response.ok().build(), new LengthBuffer.Relayed(8)));
+        write(out, "12345");
+        write(out, "678");
+        out.flush();
+        out.close();
+        assertEquals(0, exchange.responds, "held until commit");
+        writer.commit();
+        assertEquals(1, exchange.responds);
+        assertEquals("12345678", exchange.bodyText());
+    }
+
+    @Test
+    void anEntityWrittenThroughAnotherStreamIsStreamedOnceItOutgrowsTheBuffer() throws IOException {
+        ResponseWriter writer = writer();
+        OutputStream out = writer.writeResponseStatusAndHeaders(-1,
+                relayed(Response.ok().build(), new LengthBuffer.Relayed(8)));
+        write(out, "12345");
+        write(out, "6789");
+        assertEquals(-1, exchange.streamedLength, "chunked from the write that outgrew the buffer");
+        out.close();
+        writer.commit();
+        assertTrue(exchange.streamClosed);
+        assertEquals("123456789", exchange.streamed.toString(StandardCharsets.UTF_8));
+        assertEquals(0, exchange.responds);
+    }
+
+    @Test
+    void aBrokenEntityWrittenThroughAnotherStreamIsA500WhenHeldAndCutWhenStreamed() throws IOException {
+        LengthBuffer.Relayed held = new LengthBuffer.Relayed(8);
+        ResponseWriter writer = writer();
+        OutputStream out = writer.writeResponseStatusAndHeaders(-1, relayed(Response.ok().build(), held));
+        write(out, "12345");
+        held.markBroken();
+        out.close();
+        writer.commit();
+        assertEquals(500, exchange.status);
+        assertFalse(exchange.bodyText().contains("12345"));
+
+        FakeExchange other = new FakeExchange();
+        LengthBuffer.Relayed streamed = new LengthBuffer.Relayed(8);
+        ResponseWriter big = new ResponseWriter(other, new Deployment(null, "/", Settings.from(Map.of()),
+                NonBlockingRoutes.NONE, new BaseUris("/", false), new HeaderText(null), null, true), workers,
+                new SuspendedWriters(), false);
+        OutputStream bigOut = big.writeResponseStatusAndHeaders(-1, relayed(Response.ok().build(), streamed));
+        write(bigOut, "123456789");
+        streamed.markBroken();
+        bigOut.close();
+        big.commit();
+        assertTrue(other.aborted, "cut, not ended as if whole");
+    }
+
     @Test
     void unknownOrLargeLengthIsStreamed() throws IOException {
         ResponseWriter writer = writer();
