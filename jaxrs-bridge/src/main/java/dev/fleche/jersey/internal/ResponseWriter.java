@@ -90,10 +90,14 @@ public final class ResponseWriter implements ContainerResponseWriter {
     private volatile Thread handling;
     /** A commit made while {@link #handling}: its response goes out in {@link #afterHandle}. */
     private boolean deferred; // the handling thread only
-    /** The response as the application's response filters left it, when an {@link EntityStreamProbe} saw it. */
-    private volatile ContainerResponseContext filtered;
+    /**
+     * The response as the application's response filters left it, when an {@link EntityStreamProbe} saw it. Like
+     * {@link #jerseyBuffers}, written and read by the thread running Jersey's response processing (filters, then
+     * writing), one at a time.
+     */
+    private ContainerResponseContext filtered;
     /** Jersey buffers this response's entity below a stream a filter installed ({@link #enableResponseBuffering}). */
-    private volatile boolean jerseyBuffers;
+    private boolean jerseyBuffers;
 
     /** The writer of {@code exchange}'s response; {@code nonBlocking} when it runs on the reactor. */
     public ResponseWriter(HttpExchange exchange, Deployment deployment, Workers workers,
@@ -294,7 +298,9 @@ public final class ResponseWriter implements ContainerResponseWriter {
             return true;
         }
         ContainerResponseContext response = filtered;
-        jerseyBuffers = response != null && !(response.getEntityStream() instanceof CommittingOutputStream);
+        if (response != null && !(response.getEntityStream() instanceof CommittingOutputStream)) {
+            jerseyBuffers = true;
+        }
         return jerseyBuffers;
     }
 
