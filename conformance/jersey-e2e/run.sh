@@ -16,6 +16,8 @@
 #     --jersey-version V            the released Jersey the suites run against (default 3.1.11)
 #     --port P                      jersey.config.test.container.port, the port every JerseyTest binds (default
 #                                   9998, Jersey's; a fixed one: some tests read it to start servers of their own)
+#     --fork-timeout S              a test JVM (one per test class) still running after S seconds is killed and its
+#                                   class counted as failed; Surefire goes on with the next (default 900)
 #     --summary-only                only print the summary of reports already under --work
 #
 # Get a checkout of Jersey's 3.1 branch OUTSIDE this repository, e.g.
@@ -29,7 +31,7 @@ HERE=$ROOT/conformance/jersey-e2e
 ALL_MODULES="e2e-server e2e-entity e2e e2e-client"
 
 usage() {
-  sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'
   exit 2
 }
 
@@ -42,6 +44,7 @@ WORK=$(dirname "$JERSEY")/fleche-e2e-work
 REPO=
 JERSEY_VERSION=3.1.11
 PORT=9998
+FORK_TIMEOUT=900
 SUMMARY_ONLY=false
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -51,6 +54,7 @@ while [ $# -gt 0 ]; do
     --repo) REPO=$2; shift 2 ;;
     --jersey-version) JERSEY_VERSION=$2; shift 2 ;;
     --port) PORT=$2; shift 2 ;;
+    --fork-timeout) FORK_TIMEOUT=$2; shift 2 ;;
     --summary-only) SUMMARY_ONLY=true; shift ;;
     *) usage ;;
   esac
@@ -113,6 +117,31 @@ if [[ ",$CONTAINERS," == *",fleche,"* ]]; then
     || { tail -n 40 "$WORK/logs/fleche-build.log"; echo "Fleche build failed" >&2; exit 1; }
 fi
 
+# watchdog PID: kills the Surefire test JVMs under PID (Maven) that have run for more than FORK_TIMEOUT seconds
+# (Surefire's own forkedProcessTimeoutInSeconds did not fire for a hung fork here), noting each in the log.
+watchdog() {
+  local maven=$1 log=$2
+  while kill -0 "$maven" 2>/dev/null; do
+    for fork in $(pgrep -f surefirebooter 2>/dev/null); do
+      if [ "$(ps -o ppid= -p "$fork" 2>/dev/null | tr -d ' ')" != "" ] && is_descendant "$fork" "$maven" \
+          && [ "$(ps -o etimes= -p "$fork" 2>/dev/null | tr -d ' ')" -gt "$FORK_TIMEOUT" ] 2>/dev/null; then
+        echo "[run.sh watchdog] killed test JVM $fork after $FORK_TIMEOUT s" >> "$log"
+        kill "$fork" 2>/dev/null || true
+      fi
+    done
+    sleep 30
+  done
+}
+
+is_descendant() {
+  local pid=$1 ancestor=$2
+  while [ -n "$pid" ] && [ "$pid" -gt 1 ] 2>/dev/null; do
+    [ "$pid" = "$ancestor" ] && return 0
+    pid=$(ps -o ppid= -p "$pid" 2>/dev/null | tr -d ' ')
+  done
+  return 1
+}
+
 factory() {
   case "$1" in
     grizzly) echo org.glassfish.jersey.test.grizzly.GrizzlyTestContainerFactory ;;
@@ -143,13 +172,19 @@ for module in $MODULES; do
     start=$SECONDS
     echo "$(date +%H:%M:%S) $container: $module ..."
     set +e
-    (cd "$JERSEY" && nice -n 10 mvn -B -f "$pom" "${goals[@]}" "${extra[@]}" \
+    (cd "$JERSEY" && exec nice -n 10 mvn -B -f "$pom" "${goals[@]}" "${extra[@]}" \
         -Djersey.config.test.container.factory="$(factory "$container")" \
         -Djersey.config.test.container.port="$PORT" \
-        -Dmaven.test.failure.ignore=true -Dsurefire.timeout=1200 \
+        -Dmaven.test.failure.ignore=true \
         -Dcheckstyle.skip=true -Denforcer.skip=true -Dmaven.javadoc.skip=true -Dmaven.source.skip=true \
-        -Dfindbugs.skip=true -Dspotbugs.skip=true) > "$log" 2>&1
+        -Dfindbugs.skip=true -Dspotbugs.skip=true) > "$log" 2>&1 &
+    maven=$!
+    watchdog "$maven" "$log" &
+    dog=$!
+    wait "$maven"
     rc=$?
+    kill "$dog" 2>/dev/null || true
+    wait "$dog" 2>/dev/null
     set -e
     out=$WORK/reports/$container/$module
     rm -rf "$out"
