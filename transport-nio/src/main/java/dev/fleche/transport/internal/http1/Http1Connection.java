@@ -147,7 +147,7 @@ public final class Http1Connection extends TimerNode
         this.channel = reactor.openChannel(socket, this, early);
         this.state = channel.isHandshaking() ? Http1State.HANDSHAKING : Http1State.IDLE;
         this.deadlines = new Deadlines(reactor.options, reactor.now);
-        this.telemetry = Telemetry.of(reactor.counters, reactor.events, id, reactor.accessLog, channel,
+        this.telemetry = Telemetry.of(reactor.counters, reactor.events, id, reactor.accessLog, channel, origin,
                 reactor.options.nanoClock());
         this.door = new ConnectionDoor(reactor, id, channel, origin, telemetry, this);
     }

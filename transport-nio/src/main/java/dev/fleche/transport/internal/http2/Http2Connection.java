@@ -11,7 +11,6 @@ import dev.fleche.transport.internal.exchange.ConnectionDoor;
 import dev.fleche.transport.internal.rules.Deadline;
 import dev.fleche.transport.internal.rules.Deadlines;
 import dev.fleche.transport.internal.exchange.Exchange;
-import dev.fleche.transport.internal.telemetry.Http2AccessLog;
 import dev.fleche.transport.internal.channel.Origin;
 import dev.fleche.transport.internal.rules.RateWindow;
 import dev.fleche.transport.internal.loop.Reactor;
@@ -107,8 +106,6 @@ public final class Http2Connection extends TimerNode
     private final Http2Framer framer;
     /** The request side of the streams: header blocks and DATA made into streams and their bodies. */
     private final StreamRequests requests;
-    /** The access log's part, or null when the server has none. */
-    private final Http2AccessLog accessLog;
     /** The streams by id, and the ids seen. */
     private final StreamTable streams = new StreamTable();
     private int interest = SelectionKey.OP_READ;
@@ -140,19 +137,17 @@ public final class Http2Connection extends TimerNode
         this.key = key;
         this.options = reactor.options;
         this.deadlines = new Deadlines(options, reactor.now);
-        this.telemetry = new Telemetry(reactor.counters, reactor.events, id);
+        this.telemetry = Telemetry.of(reactor.counters, reactor.events, id, reactor.accessLog, channel, origin,
+                options.nanoClock());
         this.outbound = new WriteQueue(reactor, channel, this);
         this.door = new ConnectionDoor(reactor, id, channel, origin, telemetry, this);
         this.reader = new FrameReader(options.http2MaxFrameBytes());
         this.framer = new Http2Framer(outbound, date);
-        this.accessLog = reactor.accessLog == null ? null
-                : new Http2AccessLog(reactor.accessLog, id, channel, options.nanoClock());
         this.budgets = new Http2Budgets(options, reactor.now);
         this.flow = new FlowControl(options, reactor.now);
         this.output = new StreamOutput(framer, flow, budgets, outbound, telemetry, options);
         this.timers = new StreamTimers(options);
-        this.requests = new StreamRequests(options, streams, flow, timers, peerSettings, door, telemetry, accessLog,
-                this);
+        this.requests = new StreamRequests(options, streams, flow, timers, peerSettings, door, telemetry, this);
         this.interest = key.interestOps();
     }
 
@@ -385,7 +380,7 @@ public final class Http2Connection extends TimerNode
     /** The stream's access-log entry ends: whole, or {@code cut}. */
     private void logEnds(H2Stream s, boolean cut) {
         if (s.log != null) {
-            accessLog.ended(s.log, cut);
+            telemetry.streamEnded(s.log, cut);
             s.log = null;
         }
     }
@@ -583,9 +578,7 @@ public final class Http2Connection extends TimerNode
     private void budgetTripped(Refusal rule, String why) {
         telemetry.refused(rule);
         telemetry.rejected(rule.status(), why, rule.name());
-        if (accessLog != null) {
-            accessLog.refused(rule.name(), rule.status(), 0, reactor.now, origin.remote());
-        }
+        telemetry.refusedAlone(rule.name(), rule.status(), 0, reactor.now);
     }
 
     /** Sends GOAWAY with the last stream processed, once per connection. */
@@ -827,9 +820,7 @@ public final class Http2Connection extends TimerNode
             writeControl(13, out -> FrameWriter.rstStream(out, stream, Http2Error.NO_ERROR));
         }
         streams.remember(stream);
-        if (accessLog != null) {
-            accessLog.refused(rule.name(), rule.status(), withBody ? length : 0, reactor.now, origin.remote());
-        }
+        telemetry.refusedAlone(rule.name(), rule.status(), withBody ? length : 0, reactor.now);
         countSent(rule.status() + " " + rule.name());
     }
 

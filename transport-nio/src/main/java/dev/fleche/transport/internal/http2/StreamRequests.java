@@ -11,7 +11,6 @@ import dev.fleche.transport.internal.exchange.Exchange;
 import dev.fleche.transport.internal.http2.hpack.HpackDecoder;
 import dev.fleche.transport.internal.http2.hpack.HpackException;
 import dev.fleche.transport.internal.rules.RateWindow;
-import dev.fleche.transport.internal.telemetry.Http2AccessLog;
 import dev.fleche.transport.internal.telemetry.Telemetry;
 
 import java.nio.ByteBuffer;
@@ -71,15 +70,13 @@ final class StreamRequests {
     private final PeerSettings peerSettings;
     private final ConnectionDoor door;
     private final Telemetry telemetry;
-    private final Http2AccessLog accessLog;
     private final Listener listener;
     /** The header block in progress (HEADERS then CONTINUATIONs), bounded before decoding. */
     private final HeaderBlock block;
     private final HpackDecoder decoder;
 
     StreamRequests(ServerOptions options, StreamTable streams, FlowControl flow, StreamTimers timers,
-            PeerSettings peerSettings, ConnectionDoor door, Telemetry telemetry, Http2AccessLog accessLog,
-            Listener listener) {
+            PeerSettings peerSettings, ConnectionDoor door, Telemetry telemetry, Listener listener) {
         this.options = options;
         this.streams = streams;
         this.flow = flow;
@@ -87,7 +84,6 @@ final class StreamRequests {
         this.peerSettings = peerSettings;
         this.door = door;
         this.telemetry = telemetry;
-        this.accessLog = accessLog;
         this.listener = listener;
         this.block = new HeaderBlock(options.maxHeaderBytes() * 2, options.http2MaxContinuationFrames());
         this.decoder = new HpackDecoder(options.http2HeaderTableBytes(), options.maxHeaderBytes());
@@ -105,8 +101,7 @@ final class StreamRequests {
         H2Stream s = new H2Stream(1, true, peerSettings.initialWindow(), flow.streamReceiveWindow());
         streams.open(s);
         s.exchange = new Exchange(door, 1, asHttp2(head));
-        telemetry.streamStarted(head);
-        logBegins(s, now);
+        started(s, now);
         listener.dispatch(s);
     }
 
@@ -254,8 +249,7 @@ final class StreamRequests {
         }
         Exchange ex = new Exchange(door, stream, head);
         s.exchange = ex;
-        telemetry.streamStarted(head);
-        logBegins(s, now);
+        started(s, now);
         if (block.endStream()) {
             listener.dispatch(s);
             return;
@@ -274,12 +268,10 @@ final class StreamRequests {
         listener.dispatch(s);
     }
 
-    /** The stream's access-log entry begins at {@code now} (when the server has an access log). */
-    private void logBegins(H2Stream s, long now) {
-        if (accessLog != null) {
-            s.log = accessLog.begin(s.exchange.head(), now, door.remoteAddress());
-            s.exchange.logEntry = s.log;
-        }
+    /** The request of {@code s} began at {@code now}: told, and its access-log entry (if any) begins. */
+    private void started(H2Stream s, long now) {
+        s.log = telemetry.streamStarted(s.exchange.head(), now);
+        s.exchange.logEntry = s.log;
     }
 
     // ---------------------------------------------------------------- bodies

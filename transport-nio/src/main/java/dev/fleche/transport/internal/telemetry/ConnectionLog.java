@@ -12,11 +12,18 @@ import java.util.ArrayDeque;
 import java.util.function.LongSupplier;
 
 /**
- * The access-log part of a connection (the access-log telemetry's), present only when the server has an access log: it follows each
- * request from its head to its last response byte and hands the finished {@link LogEntry} to the writer. Reactor
- * thread only.
+ * The access-log part of a connection, whichever its protocol (the access-log telemetry's, {@link LoggedTelemetry}),
+ * present only when the server has an access log: it makes each request's {@link LogEntry} (the connection's id, the
+ * client's address, the TLS protocol, when its head began) and hands it, finished, to the writer. Reactor thread only.
  *
- * <p>Bytes are followed with one running number: every response byte the connection frames is, at any moment,
+ * <p>What finishes an entry is the protocol's. HTTP/1.1 (one response after the other on the connection's bytes):
+ * each request is followed from its head to its last response byte written. HTTP/2 (streams interleave, so "written"
+ * is per frame, not per response): an entry per stream, counted by the connection (body bytes in, DATA bytes out,
+ * status, rule), finished when the stream's {@code END_STREAM} is framed, or as cut when the stream is reset or the
+ * connection closes; a request refused before it became a stream, or the connection caught by a budget, is one line
+ * at once ({@link #refusedAlone}).
+ *
+ * <p>HTTP/1.1's bytes are followed with one running number: every response byte the connection frames is, at any moment,
  * written, queued or staged, so "framed so far" is {@code written + queued + staged}. A response's bytes are those
  * framed between its start and its end mark; it is written whole once the connection's written total reaches its
  * end mark. Pipelined responses wait in order; a close logs what is left, marked as cut.
@@ -32,7 +39,7 @@ final class ConnectionLog {
     private final ConnectionChannel channel;
     private final LongSupplier clock;
     /** The connection's addresses (the socket's, or a PROXY header's). */
-    private Origin origin;
+    private final Origin origin;
     /** When the head being read began (the reactor's clock). */
     private long headStart;
     /** Response bytes of this connection written to the channel. */
@@ -42,16 +49,13 @@ final class ConnectionLog {
     /** Responses framed whole and not yet written whole, in order. */
     private ArrayDeque<LogEntry> unwritten;
 
-    ConnectionLog(AccessLogWriter writer, long connectionId, ConnectionChannel channel, LongSupplier clock) {
+    ConnectionLog(AccessLogWriter writer, long connectionId, ConnectionChannel channel, Origin origin,
+            LongSupplier clock) {
         this.writer = writer;
         this.connectionId = connectionId;
         this.channel = channel;
+        this.origin = origin;
         this.clock = clock;
-    }
-
-    /** The connection's addresses: the client's is each line's peer. */
-    void origin(Origin value) {
-        origin = value;
     }
 
     /** Response bytes of this connection written so far. */
@@ -73,13 +77,19 @@ final class ConnectionLog {
     }
 
     private LogEntry newEntry(long framed) {
+        LogEntry entry = newEntry();
+        entry.headStartNanos = headStart;
+        entry.startMark = framed;
+        return entry;
+    }
+
+    /** An entry of this connection: its id, the client's address, the TLS protocol. */
+    private LogEntry newEntry() {
         LogEntry entry = new LogEntry();
         entry.connectionId = connectionId;
         entry.peer = peer();
         TlsInfo tls = channel.tlsInfo();
         entry.tlsProtocol = tls == null ? null : tls.protocol();
-        entry.headStartNanos = headStart;
-        entry.startMark = framed;
         return entry;
     }
 
@@ -165,9 +175,48 @@ final class ConnectionLog {
         }
     }
 
+    // ---------------------------------------------------------------- HTTP/2: an entry per stream
+
+    /** A stream's request head is complete at {@code now}: its entry begins (the connection counts into it). */
+    LogEntry streamBegins(RequestHead head, long now) {
+        LogEntry entry = newEntry();
+        entry.headStartNanos = now;
+        entry.head = head;
+        return entry;
+    }
+
+    /** The stream of {@code entry} is over: whole ({@code cut} false) or reset, or its connection closed. */
+    void streamEnded(LogEntry entry, boolean cut) {
+        entry.cut = cut;
+        finish(entry);
+    }
+
+    /**
+     * HTTP/2 refused by {@code rule} with {@code status} without a stream: a request refused before it became one (its
+     * header list too large, its target too long), with the DATA bytes of its answer ({@code bytesOut}), or the
+     * connection for a budget it went beyond; logged at once, without a head, protocol {@code HTTP/2}; what was
+     * refused was whole at {@code now}.
+     */
+    void refusedAlone(String rule, int status, long bytesOut, long now) {
+        LogEntry entry = newEntry();
+        entry.headStartNanos = now;
+        entry.protocol = "HTTP/2";
+        entry.rule = rule;
+        entry.status = status;
+        entry.bytesOut = bytesOut;
+        streamEnded(entry, false);
+    }
+
+    // ---------------------------------------------------------------- to the writer
+
     private void emit(LogEntry entry, long bytesOut, boolean cut) {
         entry.bytesOut = bytesOut;
         entry.cut = cut;
+        finish(entry);
+    }
+
+    /** {@code entry} is over now: its duration and end time, then to the writer. */
+    private void finish(LogEntry entry) {
         entry.durationNanos = Math.max(0, clock.getAsLong() - entry.headStartNanos);
         entry.endWallMillis = writer.clock().millis();
         writer.offer(entry);

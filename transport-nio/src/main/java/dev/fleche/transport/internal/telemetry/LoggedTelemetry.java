@@ -1,15 +1,15 @@
 package dev.fleche.transport.internal.telemetry;
 
 import dev.fleche.transport.internal.channel.ConnectionChannel;
-import dev.fleche.transport.internal.channel.Origin;
 import dev.fleche.transport.internal.rules.Refusal;
 import dev.fleche.transport.http1.RequestHead;
 import dev.fleche.transport.internal.telemetry.accesslog.LogEntry;
 
 
 /**
- * {@link Telemetry} with the access log on: also follows each request into the connection's {@link ConnectionLog}.
- * "Framed so far" (what the log counts a response's bytes with) is the bytes written, queued and staged.
+ * {@link Telemetry} with the access log on: also follows each request into the connection's {@link ConnectionLog},
+ * an HTTP/1.1 request or an HTTP/2 stream. "Framed so far" (what the log counts an HTTP/1.1 response's bytes with)
+ * is the bytes written, queued and staged.
  */
 public final class LoggedTelemetry extends Telemetry {
     private final ConnectionLog log;
@@ -22,12 +22,6 @@ public final class LoggedTelemetry extends Telemetry {
     /** Response bytes framed on this connection so far (written, queued or staged). */
     private long framed(long unwritten) {
         return log.writtenBytes() + unwritten;
-    }
-
-    @Override
-    public void opened(Origin origin) {
-        log.origin(origin);
-        super.opened(origin);
     }
 
     @Override
@@ -77,5 +71,21 @@ public final class LoggedTelemetry extends Telemetry {
     @Override
     public void closing() {
         log.closed();
+    }
+
+    @Override
+    public LogEntry streamStarted(RequestHead head, long now) {
+        super.streamStarted(head, now);
+        return log.streamBegins(head, now);
+    }
+
+    @Override
+    public void streamEnded(LogEntry entry, boolean cut) {
+        log.streamEnded(entry, cut);
+    }
+
+    @Override
+    public void refusedAlone(String rule, int status, long bytesOut, long now) {
+        log.refusedAlone(rule, status, bytesOut, now);
     }
 }

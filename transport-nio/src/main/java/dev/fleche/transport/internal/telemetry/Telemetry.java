@@ -33,13 +33,14 @@ public class Telemetry {
     }
 
     /**
-     * A connection's telemetry: with the access log ({@link LoggedTelemetry}, following each request of an HTTP/1.1
-     * connection) when the server has one ({@code accessLog} not null), else without.
+     * A connection's telemetry, whichever its protocol: with the access log ({@link LoggedTelemetry}, following each
+     * request of the connection from {@code origin}) when the server has one ({@code accessLog} not null), else
+     * without.
      */
     public static Telemetry of(Counters counters, Events events, long id, AccessLogWriter accessLog,
-            ConnectionChannel channel, LongSupplier clock) {
+            ConnectionChannel channel, Origin origin, LongSupplier clock) {
         return accessLog == null ? new Telemetry(counters, events, id)
-                : new LoggedTelemetry(counters, events, id, new ConnectionLog(accessLog, id, channel, clock));
+                : new LoggedTelemetry(counters, events, id, new ConnectionLog(accessLog, id, channel, origin, clock));
     }
 
     public void opened(Origin origin) {
@@ -192,13 +193,29 @@ public class Telemetry {
         }
     }
 
-    /** An HTTP/2 stream's request head is complete: a request of protocol HTTP/2. */
-    public void streamStarted(RequestHead head) {
+    /**
+     * An HTTP/2 stream's request head is complete at {@code now}: a request of protocol HTTP/2; returns its
+     * access-log entry (which the connection counts into and ends with {@link #streamEnded}), or null.
+     */
+    public LogEntry streamStarted(RequestHead head, long now) {
         counters.requests++;
         counters.requestsByProtocol[Counters.HTTP_2]++;
         if (events.on()) {
             events.emit("request", id, "method=" + head.method() + " target=" + head.target());
         }
+        return null;
+    }
+
+    /** The HTTP/2 stream of access-log {@code entry} is over: whole, or {@code cut} (reset, or the connection closed). */
+    public void streamEnded(LogEntry entry, boolean cut) {
+    }
+
+    /**
+     * HTTP/2 refused by {@code rule} with {@code status} without a stream, at {@code now}: a request refused before it
+     * became one (its answer carried {@code bytesOut} bytes of DATA), or the connection for a budget: one access-log
+     * line. (Counted and told as an event by {@link #refused} and {@link #rejected}.)
+     */
+    public void refusedAlone(String rule, int status, long bytesOut, long now) {
     }
 
     /** We sent RST_STREAM with an error code (not the NO_ERROR that only tells a client to stop sending a body). */
