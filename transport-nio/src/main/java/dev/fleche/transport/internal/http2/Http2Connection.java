@@ -1,46 +1,32 @@
 package dev.fleche.transport.internal.http2;
 
-import dev.fleche.transport.internal.channel.FileRegion;
-import dev.fleche.transport.internal.exchange.HttpDate;
-import dev.fleche.transport.internal.exchange.Responses;
-import dev.fleche.transport.internal.loop.WriteQueue;
-
-import dev.fleche.transport.internal.exchange.BodyInput;
-import dev.fleche.transport.internal.channel.ConnectionChannel;
-import dev.fleche.transport.internal.exchange.ConnectionDoor;
-import dev.fleche.transport.internal.rules.Deadline;
-import dev.fleche.transport.internal.rules.Deadlines;
-import dev.fleche.transport.internal.exchange.Exchange;
-import dev.fleche.transport.internal.channel.Origin;
-import dev.fleche.transport.internal.rules.RateWindow;
-import dev.fleche.transport.internal.loop.Reactor;
-import dev.fleche.transport.internal.rules.Refusal;
-import dev.fleche.transport.internal.exchange.ResponseHead;
-import dev.fleche.transport.internal.telemetry.Telemetry;
-import dev.fleche.transport.internal.loop.TimerNode;
-import dev.fleche.transport.ErrorRenderer;
 import dev.fleche.transport.HttpFields;
-import dev.fleche.transport.RequestBodyException;
 import dev.fleche.transport.ServerOptions;
 import dev.fleche.transport.http1.ProtocolRule;
-import dev.fleche.transport.http1.RequestException;
 import dev.fleche.transport.http1.RequestHead;
-import dev.fleche.transport.internal.http2.hpack.HpackDecoder;
-import dev.fleche.transport.internal.http2.hpack.HpackException;
-import dev.fleche.transport.internal.http2.FrameReader;
-import dev.fleche.transport.internal.http2.FrameWriter;
-import dev.fleche.transport.internal.http2.Frames;
-import dev.fleche.transport.internal.http2.Http2Error;
-import dev.fleche.transport.internal.http2.Http2Exception;
-import dev.fleche.transport.internal.http2.RequestFields;
+import dev.fleche.transport.internal.channel.ConnectionChannel;
+import dev.fleche.transport.internal.channel.FileRegion;
+import dev.fleche.transport.internal.channel.Origin;
+import dev.fleche.transport.internal.exchange.ConnectionDoor;
+import dev.fleche.transport.internal.exchange.Exchange;
+import dev.fleche.transport.internal.exchange.HttpDate;
+import dev.fleche.transport.internal.exchange.ResponseHead;
+import dev.fleche.transport.internal.loop.Reactor;
+import dev.fleche.transport.internal.loop.TimerNode;
+import dev.fleche.transport.internal.loop.WriteQueue;
+import dev.fleche.transport.internal.rules.Deadline;
+import dev.fleche.transport.internal.rules.Deadlines;
+import dev.fleche.transport.internal.rules.RateWindow;
+import dev.fleche.transport.internal.rules.Refusal;
+import dev.fleche.transport.internal.telemetry.Telemetry;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Locale;
+import java.util.function.Consumer;
 import javax.net.ssl.SSLException;
 
 /**
@@ -48,14 +34,18 @@ import javax.net.ssl.SSLException;
  * handed over (prior-knowledge preface, {@code Upgrade: h2c}, or ALPN {@code h2}). It holds the lifecycle as one
  * {@link Http2State} (and whether it reads frames, {@link Intake}) and makes every decision. Its parts have their own
  * state, return results or report what they found, and never name it: the {@link FrameReader} (frames and their
- * frame-level checks, reported to this connection as its {@code Listener}), {@link StreamTable} (the streams, each an
- * {@link H2Stream} with its {@link Exchange}, and the ids seen), {@link StreamRequests} (header blocks and DATA made
- * into streams and their bodies, reported to its {@code Listener}), {@link PeerSettings} (the client's SETTINGS,
+ * frame-level checks), {@link ClientFrames} (what each frame read does: budgets charged, SETTINGS, PING,
+ * WINDOW_UPDATE, RST_STREAM, GOAWAY, and our SETTINGS), {@link StreamTable} (the streams, each an {@link H2Stream}
+ * with its {@link Exchange}, and the ids seen), {@link StreamRequests} (header blocks and DATA made into streams and
+ * their bodies), {@link StreamResponses} (the response side: the exchanges' answers, the transport's own, the
+ * streams' body and response-rate deadlines, a stream's local end), {@link PeerSettings} (the client's SETTINGS,
  * applied once per frame), {@link FlowControl} (both windows, the streams', and the streams waiting for the
  * connection), {@link StreamOutput} (the output scheduler: response heads, and DATA as the windows and the budget
  * allow), {@link StreamTimers} (the streams' body timeouts and minimum rates), {@link Http2Budgets} (every flood and
  * reset budget), {@link Http2Framer} (frames out, with the HPACK encoder), the {@link WriteQueue}, {@link Deadlines}
- * and {@link Telemetry}. Exchanges reach it only through its {@link ConnectionDoor}, which hops onto the loop and
+ * and {@link Telemetry}. The parts that report back do so through their own {@code Listener}, which this connection
+ * implements: what changes its state (the preface ended, the client going away, a stream reset, dropped or closed)
+ * stays here. Exchanges reach it only through its {@link ConnectionDoor}, which hops onto the loop and
  * calls it as the door's {@code Behind}. Every method runs on the reactor thread.
  *
  * <pre>
@@ -72,7 +62,7 @@ import javax.net.ssl.SSLException;
  */
 public final class Http2Connection extends TimerNode
         implements Reactor.Attachment, ConnectionChannel.Listener, Deadlines.Input, ConnectionDoor.Behind,
-        FrameReader.Listener, StreamRequests.Listener {
+        StreamRequests.Listener, StreamResponses.Listener, ClientFrames.Listener {
     public final Reactor reactor;
 
     /**
@@ -127,6 +117,10 @@ public final class Http2Connection extends TimerNode
     private final StreamOutput output;
     /** The streams' body timeouts and minimum rates. */
     private final StreamTimers timers;
+    /** The response side of the streams: answers, the transport's own, the streams' deadlines, a stream's end. */
+    private final StreamResponses responses;
+    /** What each frame from the client does, once read. */
+    private final ClientFrames frames;
 
     public Http2Connection(Reactor reactor, ConnectionChannel channel, long id, SelectionKey key, Origin origin,
             HttpDate date) {
@@ -148,6 +142,10 @@ public final class Http2Connection extends TimerNode
         this.output = new StreamOutput(framer, flow, budgets, outbound, telemetry, options);
         this.timers = new StreamTimers(options);
         this.requests = new StreamRequests(options, streams, flow, timers, peerSettings, door, telemetry, this);
+        this.responses = new StreamResponses(options, streams, flow, output, timers, requests, peerSettings, framer,
+                deadlines, telemetry, this);
+        this.frames = new ClientFrames(options, streams, requests, responses, flow, peerSettings, budgets, framer,
+                telemetry, this);
         this.interest = key.interestOps();
     }
 
@@ -159,12 +157,12 @@ public final class Http2Connection extends TimerNode
         if (before != null) {
             framer.raw(before);
         }
-        sendSettings();
+        frames.sendSettings();
         telemetry.http2Started();
         armTimer(deadlines.at(Deadline.HEADER));
         if (upgraded != null) {
             try {
-                upgraded(upgraded, ByteBuffer.wrap(settings));
+                frames.upgraded(upgraded, ByteBuffer.wrap(settings));
             } catch (Http2Exception e) {
                 connectionError(e);
             }
@@ -174,21 +172,6 @@ public final class Http2Connection extends TimerNode
             serve(in);
         }
         flushOutput();
-    }
-
-    /**
-     * The request of an {@code Upgrade: h2c} becomes stream 1, half-closed (remote) (RFC 9113 3.2 in RFC 7540),
-     * after the client's {@code HTTP2-Settings} are applied.
-     */
-    private void upgraded(RequestHead head, ByteBuffer settings) throws Http2Exception {
-        while (settings.remaining() >= 6) {
-            int identifier = settings.getShort() & 0xFFFF;
-            long value = settings.getInt() & 0xFFFF_FFFFL;
-            FrameReader.checkSetting(identifier, value);
-            peerSettings.entry(identifier, value);
-        }
-        peerSettings.end(framer); // no stream is open yet
-        requests.upgraded(head, reactor.now);
     }
 
     private void moveTo(Http2State next) {
@@ -301,7 +284,7 @@ public final class Http2Connection extends TimerNode
                     throw Http2Exception.connection(Http2Error.PROTOCOL_ERROR,
                             "the client preface must end with a SETTINGS frame (RFC 9113 3.4)");
                 }
-                if (!reader.read(in, this)) {
+                if (!reader.read(in, frames)) {
                     break;
                 }
                 telemetry.http2Frame();
@@ -356,134 +339,24 @@ public final class Http2Connection extends TimerNode
         return prefaceMatched == Frames.PREFACE.length;
     }
 
-    // ---------------------------------------------------------------- frames (FrameReader.Listener)
+    // ---------------------------------------------------------------- what the client's frames change (ClientFrames)
 
     @Override
-    public void data(int stream, ByteBuffer payload, int flowLength, boolean endStream) throws Http2Exception {
-        if (flowLength == 0 && !endStream) {
-            budgets.controlFrame(reactor.now, "empty DATA");
+    public boolean prefaceEnded() {
+        if (state != Http2State.PREFACE) {
+            return false;
         }
-        requests.data(stream, payload, flowLength, endStream, reactor.now);
+        moveTo(Http2State.OPEN);
+        deadlines.restart(reactor.now);
+        armTimer(deadlines.at(Deadline.IDLE));
+        return true;
     }
 
     @Override
-    public void headers(int stream, ByteBuffer fragment, boolean endStream, boolean endHeaders)
-            throws Http2Exception {
-        requests.headers(stream, fragment, endStream, endHeaders, reactor.now);
-    }
-
-    @Override
-    public void continuation(int stream, ByteBuffer fragment, boolean endHeaders) throws Http2Exception {
-        requests.continuation(fragment, endHeaders, reactor.now);
-    }
-
-    /** The stream's access-log entry ends: whole, or {@code cut}. */
-    private void logEnds(H2Stream s, boolean cut) {
-        if (s.log != null) {
-            telemetry.streamEnded(s.log, cut);
-            s.log = null;
-        }
-    }
-
-    @Override
-    public void priority(int stream) throws Http2Exception {
-        budgets.controlFrame(reactor.now, "PRIORITY");
-    }
-
-    @Override
-    public void unknown(int type, int stream) throws Http2Exception {
-        budgets.controlFrame(reactor.now, "unknown frame");
-    }
-
-    @Override
-    public void rstStream(int stream, int errorCode) throws Http2Exception {
-        if (streams.idle(stream)) {
-            throw Http2Exception.connection(Http2Error.PROTOCOL_ERROR, "RST_STREAM on idle stream " + stream);
-        }
-        budgets.reset(reactor.now, "RST_STREAM from the client (rapid reset)");
-        H2Stream s = streams.get(stream);
-        if (s != null) {
-            telemetry.streamReset(stream, Http2Error.describe(errorCode), true);
-            dropStream(s, "stream reset by the client: " + Http2Error.describe(errorCode));
-        }
-    }
-
-    /** One entry of a SETTINGS frame: recorded, the last value of a parameter winning; applied at the frame's end. */
-    @Override
-    public void setting(int identifier, long value) {
-        peerSettings.entry(identifier, value);
-    }
-
-    @Override
-    public void settingsEnd() throws Http2Exception {
-        if (state == Http2State.PREFACE) {
-            moveTo(Http2State.OPEN);
-            deadlines.restart(reactor.now);
-            armTimer(deadlines.at(Deadline.IDLE));
-        } else {
-            budgets.controlFrame(reactor.now, "SETTINGS");
-        }
-        writeControl(9, FrameWriter::settingsAck);
-        long delta = peerSettings.end(framer);
-        if (delta != 0) {
-            initialWindowChanged(delta);
-        }
-    }
-
-    /**
-     * RFC 9113 6.9.2: a new {@code SETTINGS_INITIAL_WINDOW_SIZE} changes every open stream's send window by
-     * {@code delta}, once per frame; a stream whose window opened sends what it holds back.
-     */
-    private void initialWindowChanged(long delta) throws Http2Exception {
-        for (H2Stream s : streams.all()) { // (a stream that ends while pumped leaves the map: allowed here)
-            telemetry.http2StreamWindowChanged();
-            flow.initialWindowChanged(s, delta);
-            if (delta > 0 && s.blocked() && !s.waitsForConnection) {
-                pump(s);
-            }
-        }
-    }
-
-    @Override
-    public void settingsAck() throws Http2Exception {
-        budgets.controlFrame(reactor.now, "SETTINGS ACK");
-    }
-
-    @Override
-    public void ping(long opaque, boolean ack) throws Http2Exception {
-        budgets.controlFrame(reactor.now, "PING");
-        if (!ack) {
-            writeControl(17, out -> FrameWriter.ping(out, opaque, true));
-        }
-    }
-
-    @Override
-    public void goAway(int lastStream, int errorCode) {
-        telemetry.goAwayReceived(lastStream, Http2Error.describe(errorCode));
+    public void clientGoingAway() {
         if (state == Http2State.OPEN) {
             moveTo(Http2State.DRAINING); // the client opens no more streams: finish these, then close
             closeWhenDrained();
-        }
-    }
-
-    @Override
-    public void windowUpdate(int stream, int increment) throws Http2Exception {
-        if (stream == 0) {
-            flow.connectionUpdate(increment, reactor.now);
-            wakeWaiting(); // only the streams waiting for the connection
-            return;
-        }
-        H2Stream s = streams.get(stream);
-        if (s == null) {
-            flow.otherUpdate(reactor.now);
-            if (streams.idle(stream)) {
-                throw Http2Exception.connection(Http2Error.PROTOCOL_ERROR, "WINDOW_UPDATE on idle stream " + stream);
-            }
-            return; // a closed stream: ignored
-        }
-        flow.streamUpdate(s, increment, reactor.now);
-        if (!s.waitsForConnection) {
-            pump(s); // (one waiting for the connection goes when the connection can send)
         }
     }
 
@@ -497,7 +370,7 @@ public final class Http2Connection extends TimerNode
 
     @Override
     public void refuseTooLarge(H2Stream s, long limit) {
-        refuseTooLarge(s, limit, false);
+        responses.refuseTooLarge(s, limit, false);
     }
 
     @Override
@@ -547,7 +420,8 @@ public final class Http2Connection extends TimerNode
      * A reset or a refusal we sent for the client's doing ({@code what}): counted in the reset budget, and past it
      * {@code GOAWAY ENHANCE_YOUR_CALM}.
      */
-    private void countSent(String what) {
+    @Override
+    public void countSent(String what) {
         try {
             budgets.reset(reactor.now, what);
         } catch (Http2Exception e) {
@@ -610,7 +484,8 @@ public final class Http2Connection extends TimerNode
     }
 
     /** Forgets {@code s}: its queued bytes are dropped, its exchange hears that the client left. */
-    private void dropStream(H2Stream s, String why) {
+    @Override
+    public void dropStream(H2Stream s, String why) {
         if (s.state != H2Stream.State.CLOSED) {
             s.moveTo(H2Stream.State.CLOSED);
         }
@@ -618,7 +493,7 @@ public final class Http2Connection extends TimerNode
         s.pending.clear();
         s.pendingBytes = 0;
         streams.closed(s);
-        logEnds(s, true);
+        responses.logEnds(s, true);
         Exchange ex = s.exchange;
         if (ex != null && !ex.isResponseWritten()) {
             telemetry.exchangeEnded();
@@ -636,7 +511,7 @@ public final class Http2Connection extends TimerNode
         } catch (Throwable t) {
             telemetry.handlerFailed(t);
             if (ex.claimResponse()) {
-                answerError(s, Refusal.HANDLER_FAILED.status(), Refusal.HANDLER_FAILED.reason(options));
+                responses.answerError(s, Refusal.HANDLER_FAILED.status(), Refusal.HANDLER_FAILED.reason(options));
             } else {
                 resetStream(s.id, Http2Error.INTERNAL_ERROR, "handler failed");
             }
@@ -659,75 +534,38 @@ public final class Http2Connection extends TimerNode
 
     @Override
     public void respondOnLoop(int stream, int status, String reason, HttpFields fields, byte[] body) {
-        H2Stream s = writable(stream);
-        if (s == null) {
-            return;
+        if (answers() && responses.respond(stream, status, fields, body)) {
+            flushIfLarge();
         }
-        if (!writeHead(s, status, fields, body.length, body.length == 0)) {
-            return;
-        }
-        telemetry.responded(status);
-        queueBody(s, body, body.length, true);
-        flushIfLarge();
     }
 
     @Override
     public void streamPartOnLoop(int stream, ResponseHead head, byte[] data, int length, boolean last) {
-        H2Stream s = writable(stream);
-        if (s == null) {
-            return;
+        if (answers() && responses.streamPart(stream, head, data, length, last)) {
+            flushIfLarge();
         }
-        if (head != null) {
-            if (!writeHead(s, head.status(), head.fields(), head.contentLength(), last && length == 0)) {
-                return;
-            }
-            telemetry.responded(head.status());
-        }
-        queueBody(s, data, length, last);
-        flushIfLarge();
     }
 
     @Override
     public void sendContinueOnLoop(int stream) {
-        H2Stream s = writable(stream);
-        if (s != null && !s.headSent && !s.exchange.isResponseStarted()) {
-            s.awaitingContinue = false;
-            armTimer(timers.bodyOwed(s, reactor.now)); // from now on the client owes the body
-            armTimer(timers.startBodyRate(s, reactor.now));
-            framer.headers(s.id, 100, new HttpFields(0), -1, false);
+        if (answers() && responses.sendContinue(stream)) {
             flushOutput();
         }
     }
 
     @Override
     public void readerCaughtUpOnLoop(int stream) {
-        H2Stream s = streams.get(stream);
-        if (s != null && s.body != null && s.body.resumeStillWanted()) {
-            s.readerPaused = false;
-            armTimer(timers.bodyOwed(s, reactor.now));
-            armTimer(timers.startBodyRate(s, reactor.now)); // a new window: the handler's time does not count
-            requests.giveBack(s, true);
-        }
+        responses.readerCaughtUp(stream);
     }
 
     @Override
     public void limitBodyOnLoop(int stream, long limit) {
-        H2Stream s = streams.get(stream);
-        if (s == null) {
-            return;
-        }
-        s.bodyLimit = Math.min(s.bodyLimit, limit);
-        if (s.received > limit || s.expectedLength > limit) {
-            refuseTooLarge(s, limit, false);
-        }
+        responses.limitBody(stream, limit);
     }
 
     @Override
     public void refuseClaimedOnLoop(int stream, long limit) {
-        H2Stream s = streams.get(stream);
-        if (s != null) {
-            refuseTooLarge(s, limit, true);
-        }
+        responses.refuseClaimed(stream, limit);
     }
 
     @Override
@@ -756,163 +594,26 @@ public final class Http2Connection extends TimerNode
         region.close(); // never asked: takesFileRegions() is false
     }
 
-    // ---------------------------------------------------------------- responses
-
-    private H2Stream writable(int stream) {
-        H2Stream s = state == Http2State.CLOSED || state.closing() ? null : streams.get(stream);
-        return s != null && s.localOpen() && !s.endSent ? s : null;
+    /** Whether responses still go out: neither closing nor closed (then nothing more is sent). */
+    private boolean answers() {
+        return state != Http2State.CLOSED && !state.closing();
     }
 
-    /** The body of {@code s} is over {@code limit}: {@code 413} when the response is still ours, else a reset. */
-    private void refuseTooLarge(H2Stream s, long limit, boolean claimed) {
-        telemetry.refused(Refusal.BODY_TOO_LARGE);
-        String reason = Refusal.tooLarge(limit);
-        telemetry.rejected(413, reason, Refusal.BODY_TOO_LARGE.name());
-        Exchange ex = s.exchange;
-        boolean ours = claimed || ex.claimResponse() || ex.refusalClaimed();
-        ex.bodyRefused(new RequestBodyException(413, Refusal.BODY_TOO_LARGE.name(), reason));
-        if (s.log != null) {
-            s.log.rule = Refusal.BODY_TOO_LARGE.name();
-        }
-        s.aggregate = null;
-        if (!ours || s.headSent) {
-            resetStream(s.id, Http2Error.CANCEL, reason);
-            return;
-        }
-        answerError(s, 413, reason);
-        countSent("413");
+    // ---------------------------------------------------------------- what the response side asks (StreamResponses)
+
+    @Override
+    public long now() {
+        return reactor.now;
     }
 
-    /** The transport's own answer on {@code s}, whose response it claimed; the stream ends with it. */
-    private void answerError(H2Stream s, int status, String reason) {
-        ErrorRenderer.Body body = Responses.renderError(options.errorRenderer(), status, reason);
-        HttpFields fields = new HttpFields(1).add("content-type", body.contentType());
-        if (writeHead(s, status, fields, body.bytes().length, false)) {
-            telemetry.responded(status);
-            queueBody(s, body.bytes(), body.bytes().length, true);
-        }
+    @Override
+    public void rstFrame(int stream, Http2Error error) {
+        writeControl(13, out -> FrameWriter.rstStream(out, stream, error));
     }
 
-    /**
-     * A request refused by {@code rule} before it became an exchange (its header list too large, its target too
-     * long): counted, told as a {@code reject} event, answered with a whole response and access-logged, as HTTP/1.1
-     * refuses a head; and counted in the reset budget, as a refusal the client provoked. Its body goes out only
-     * within the windows (the stream's initial one and the connection's, which it takes from), as any response's;
-     * else the refusal is its header block alone, with {@code END_STREAM} (RFC 9113 6.9.1).
-     */
     @Override
     public void refuseAlone(int stream, ProtocolRule rule) {
-        telemetry.refused(rule);
-        telemetry.rejected(rule.status(), rule.reason(), rule.name());
-        ErrorRenderer.Body body = Responses.renderError(options.errorRenderer(), rule.status(), rule.reason());
-        int length = body.bytes().length;
-        boolean withBody = flow.fits(length, peerSettings.initialWindow());
-        if (withBody) {
-            framer.headers(stream, rule.status(), new HttpFields(1).add("content-type", body.contentType()), length,
-                    false);
-            framer.data(stream, body.bytes(), 0, length, true);
-            flow.sentAlone(length);
-        } else {
-            framer.headers(stream, rule.status(), new HttpFields(0), -1, true);
-        }
-        telemetry.responded(rule.status());
-        if (!requests.lastBlockEndedStream()) {
-            writeControl(13, out -> FrameWriter.rstStream(out, stream, Http2Error.NO_ERROR));
-        }
-        streams.remember(stream);
-        telemetry.refusedAlone(rule.name(), rule.status(), withBody ? length : 0, reactor.now);
-        countSent(rule.status() + " " + rule.name());
-    }
-
-    /**
-     * Writes the response head of {@code s} ({@link StreamOutput#head}); false when the handler's fields are invalid
-     * (then a {@code 500} answers in its place, and the stream ends with it). A head that ends the stream completes it.
-     */
-    private boolean writeHead(H2Stream s, int status, HttpFields fields, long contentLength, boolean noBody) {
-        switch (output.head(s, status, fields, contentLength, noBody)) {
-            case ENDED -> localEnded(s);
-            case REPLACED -> {
-                pump(s);
-                return false;
-            }
-            case BODY_FOLLOWS -> { }
-        }
-        return true;
-    }
-
-    /** Queues body bytes of {@code s} behind its window (dropped when the response has no body), and sends what may go. */
-    private void queueBody(H2Stream s, byte[] data, int length, boolean last) {
-        if (s.endSent) {
-            return;
-        }
-        output.queue(s, data, length, last);
-        pump(s);
-    }
-
-    /**
-     * Sends what the windows of {@code s} and of the connection allow ({@link StreamOutput}); a stream whose end went
-     * out is complete; one held back arms the stall timer, and the response rate when its own window holds it.
-     */
-    private void pump(H2Stream s) {
-        switch (output.pump(s, reactor.now)) {
-            case ENDED -> localEnded(s);
-            case BLOCKED -> {
-                armTimer(deadlines.stallAt(flow.progress()));
-                if (s.sendWindow <= 0) {
-                    armTimer(timers.startResponseRate(s, reactor.now)); // the client must open its window at the rate
-                }
-            }
-            case IDLE -> { }
-        }
-        if (s.pending.isEmpty()) {
-            RateWindow.stop(s.responseRate); // nothing waits for the client
-        }
-    }
-
-    /**
-     * The connection can send again (its window grew, its output drained): the streams waiting for it send, in the
-     * order they began to wait, until it cannot; a stream it holds back again waits at the end of the line.
-     */
-    private void wakeWaiting() {
-        H2Stream s;
-        while ((s = output.nextToWake()) != null) {
-            pump(s); // sends a byte at least, or no longer waits for the connection: the loop ends
-        }
-    }
-
-    /** We sent END_STREAM on {@code s}: its response is complete. */
-    private void localEnded(H2Stream s) {
-        logEnds(s, false);
-        Exchange ex = s.exchange;
-        if (!ex.isResponseWritten()) {
-            ex.responseWritten();
-            telemetry.exchangeEnded();
-        }
-        if (s.state == H2Stream.State.OPEN) {
-            // The client is still sending a body the handler did not wait for: the rest is read and dropped up to
-            // maxDiscardBytes (as HTTP/1.1 does), beyond which RST_STREAM NO_ERROR tells it to stop (RFC 9113 8.1).
-            s.moveTo(H2Stream.State.HALF_CLOSED_LOCAL);
-            s.aggregate = null;
-            if (s.body != null) {
-                s.body.fail(new IOException("the response is complete; the rest of the request body is dropped"));
-                s.body = null;
-            }
-            s.readerPaused = false; // dropped from now on: the client owes the rest, within the body timeout
-            armTimer(timers.bodyOwed(s, reactor.now));
-            armTimer(timers.startBodyRate(s, reactor.now));
-            requests.giveBack(s, true);
-            if (s.awaitingContinue
-                    || (s.expectedLength >= 0 && s.expectedLength - s.received > options.maxDiscardBytes())) {
-                // a client waiting for 100 Continue sends no body now; a body beyond the discard limit is not read
-                writeControl(13, out -> FrameWriter.rstStream(out, s.id, Http2Error.NO_ERROR));
-                s.moveTo(H2Stream.State.CLOSED);
-            }
-        } else if (s.state == H2Stream.State.HALF_CLOSED_REMOTE) {
-            s.moveTo(H2Stream.State.CLOSED);
-        }
-        if (s.state == H2Stream.State.CLOSED) {
-            streamClosed(s);
-        }
+        responses.refuseAlone(stream, rule);
     }
 
     @Override
@@ -944,24 +645,12 @@ public final class Http2Connection extends TimerNode
     }
 
     /** Writes a control frame of {@code size} bytes that {@code writer} encodes. */
-    private void writeControl(int size, java.util.function.Consumer<ByteBuffer> writer) {
+    @Override
+    public void writeControl(int size, Consumer<ByteBuffer> writer) {
         if (state == Http2State.CLOSED) {
             return;
         }
         framer.control(size, writer);
-    }
-
-    private void sendSettings() {
-        long[] pairs = {
-            Frames.SETTINGS_MAX_CONCURRENT_STREAMS, options.http2MaxConcurrentStreams(),
-            Frames.SETTINGS_INITIAL_WINDOW_SIZE, options.http2InitialWindowBytes(),
-            Frames.SETTINGS_MAX_FRAME_SIZE, options.http2MaxFrameBytes(),
-            Frames.SETTINGS_MAX_HEADER_LIST_SIZE, options.maxHeaderBytes(),
-            Frames.SETTINGS_HEADER_TABLE_SIZE, options.http2HeaderTableBytes(),
-            Frames.SETTINGS_ENABLE_PUSH, 0,
-        };
-        writeControl(Frames.HEADER_BYTES + pairs.length * 3, out -> FrameWriter.settings(out, pairs));
-        writeControl(13, out -> FrameWriter.windowUpdate(out, 0, FlowControl.initialIncrement()));
     }
 
     // ---------------------------------------------------------------- output
@@ -1039,7 +728,7 @@ public final class Http2Connection extends TimerNode
         }
         try {
             if (budgets.outputDrained(outputBytes())) {
-                wakeWaiting();
+                responses.wakeWaiting();
                 if (intake == Intake.HELD && state.reads()) {
                     intake = Intake.OPEN;
                     telemetry.outputResumed(outputBytes());
@@ -1100,11 +789,11 @@ public final class Http2Connection extends TimerNode
         if (state == Http2State.CLOSED) {
             return;
         }
-        long bodyDue = expireBodies();
+        long bodyDue = responses.expireBodies(reactor.now);
         if (state == Http2State.CLOSED) {
             return;
         }
-        long rateDue = expireResponseRates();
+        long rateDue = responses.expireResponseRates(reactor.now);
         bodyDue = rateDue - bodyDue < 0 ? rateDue : bodyDue;
         if (state == Http2State.CLOSED) {
             return;
@@ -1125,7 +814,7 @@ public final class Http2Connection extends TimerNode
                     + " (" + outputBytes() + " bytes)");
         }
         if (fired == Deadline.WRITE_STALL && !outbound.queued()) {
-            stallBlockedStreams(); // the socket moves; streams wait on windows the client never opens
+            responses.stallBlockedStreams(reactor.now); // the socket moves; streams wait on windows the client never opens
             reactor.wheel.schedule(this, reactor.now + Deadline.IDLE.nanos(options));
             flushOutput();
             return;
@@ -1139,86 +828,6 @@ public final class Http2Connection extends TimerNode
         }
         closeReason = fired.phase() + " timeout";
         close(fired.closeReason());
-    }
-
-    /**
-     * The body timeout and minimum body rate of each stream whose client owes body bytes (its side open, the handler
-     * not holding things up; {@link StreamTimers}). A stream whose client waits for {@code 100 Continue} has the body
-     * timeout and no rate, as HTTP/1.1's {@code EXPECTING_CONTINUE} has: a handler that never reads must not hold
-     * the stream for ever. Returns when the next one is due.
-     */
-    private long expireBodies() {
-        long now = reactor.now;
-        long next = timers.horizon(now);
-        for (H2Stream s : streams.snapshot()) {
-            if (StreamTimers.owesBody(s)) {
-                Deadline fired = timers.bodyDue(s, now);
-                if (fired != null) {
-                    bodyRefused(s, fired, fired.refusal());
-                }
-                long due = timers.bodyNext(s);
-                next = due - next < 0 ? due : next;
-            }
-        }
-        flushOutput();
-        return next;
-    }
-
-    /**
-     * The body of {@code s} timed out ({@code deadline}): {@code 408} with {@code refusal}'s reason when the response
-     * is still ours (counted and logged under its rule), else {@code RST_STREAM CANCEL} (its log line, cut, names
-     * the rule), so that a stream that stops sending does not hold its slot for ever.
-     */
-    private void bodyRefused(H2Stream s, Deadline deadline, Refusal refusal) {
-        telemetry.timedOut(deadline);
-        RateWindow.stop(s.bodyRate);
-        if (s.log != null) {
-            s.log.rule = refusal.name();
-        }
-        Exchange ex = s.exchange;
-        if (!s.localOpen() || !ex.claimResponse()) {
-            resetStream(s.id, Http2Error.CANCEL, refusal.reason(options));
-            return;
-        }
-        telemetry.refused(refusal);
-        telemetry.rejected(refusal.status(), refusal.reason(options), refusal.name());
-        ex.bodyRefused(new RequestBodyException(refusal.status(), refusal.name(), refusal.reason(options)));
-        s.bodySince = reactor.now; // the rest of its body, if any, gets one more timeout
-        answerError(s, refusal.status(), refusal.reason(options));
-        countSent(refusal.status() + " " + refusal.name());
-    }
-
-    /**
-     * The response rate of each stream whose response waits on its own window: fewer bytes than the rate over a
-     * window resets the stream ({@code RST_STREAM CANCEL}, its writer fails), as HTTP/1.1 closes a connection whose
-     * client takes a blocked response too slowly; the connection goes on. Returns when the next one is due.
-     */
-    private long expireResponseRates() {
-        long now = reactor.now;
-        long next = timers.horizon(now);
-        for (H2Stream s : streams.snapshot()) {
-            if (timers.responseTooSlow(s, now)) {
-                telemetry.timedOut(Deadline.RESPONSE_RATE);
-                resetStream(s.id, Http2Error.CANCEL, "response taken slower than the minimum data rate");
-                continue;
-            }
-            long due = StreamTimers.responseNext(s);
-            if (due != Long.MIN_VALUE) {
-                next = due - next < 0 ? due : next;
-            }
-        }
-        flushOutput();
-        return next;
-    }
-
-    /** Streams whose response waited on a window for the whole write-stall timeout: reset, their writers fail. */
-    private void stallBlockedStreams() {
-        for (H2Stream s : streams.snapshot()) {
-            if (s.blocked()) {
-                resetStream(s.id, Http2Error.CANCEL, "flow-control window closed for the write-stall timeout");
-            }
-        }
-        flow.moved(reactor.now);
     }
 
     @Override
@@ -1301,7 +910,7 @@ public final class Http2Connection extends TimerNode
         key.cancel();
         channel.close();
         for (H2Stream s : streams.snapshot()) {
-            logEnds(s, true);
+            responses.logEnds(s, true);
             Exchange ex = s.exchange;
             if (ex != null && !ex.isResponseWritten()) {
                 telemetry.exchangeEnded();

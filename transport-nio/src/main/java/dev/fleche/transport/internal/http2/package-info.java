@@ -4,7 +4,10 @@
  *
  * <p>Owns: {@code Http2Connection} (the spine: its diagram, every decision; {@code Http2State} its table) and the
  * parts it owns, none of which names it: {@code StreamTable} (the streams and the ids seen), {@code StreamRequests}
- * (header blocks and DATA made into streams), {@code HeaderBlock} (a header block being received, bounded),
+ * (header blocks and DATA made into streams), {@code ClientFrames} (what each frame read does: the flood budgets
+ * charged, SETTINGS, PING, WINDOW_UPDATE, RST_STREAM, GOAWAY), {@code StreamResponses} (the response side of the
+ * streams: the exchanges' answers, the transport's own, the streams' deadlines, a stream's local end),
+ * {@code HeaderBlock} (a header block being received, bounded),
  * {@code FlowControl} (both windows, and {@code WaitingStreams}), {@code StreamOutput} (the output scheduler and
  * response heads), {@code StreamTimers} (the streams' body timeouts and rates), {@code PeerSettings},
  * {@code Http2Budgets} (every flood and reset budget), {@code Http2Framer} (frames out), {@code H2Stream} (a stream's
