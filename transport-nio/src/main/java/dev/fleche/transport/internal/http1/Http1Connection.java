@@ -40,7 +40,8 @@ import javax.net.ssl.SSLException;
  * bytes read, which timer applies, after a response, on an error. Everything else is a part it owns, with its own
  * state, that returns results and decides nothing: the {@link ConnectionChannel} (bytes in and out, plain or TLS; it
  * tells the connection when its handshake is done), {@link Inbound} (kept bytes, head parser, body decoder),
- * {@link Outbound} (the framing of responses into its write queue), {@link Http1Shared} (the reactor's encoder and
+ * {@link ResponseSide} (the response side while there is one: its {@link Outbound}, the framing of responses into its
+ * write queue, taken and let go; a {@code 500} in place of an invalid head), {@link Http1Shared} (the reactor's encoder and
  * parser pool), {@link Lingering} (the lingering close), {@link Http2Entry} and {@link ToHttp2} (how a client that
  * speaks HTTP/2 is recognised, and where its socket goes), {@link Deadlines} (which timer is due) and {@link Telemetry}
  * (counters, events, access log); the steps its state may take are {@link Http1State}'s table. Exchanges reach it only
@@ -105,12 +106,11 @@ public final class Http1Connection extends TimerNode
     private Http1State state;
     private final Inbound inbound = new Inbound();
     /**
-     * The response side, only while there is one: taken when a response, {@code 100 Continue} or refusal is framed
-     * (or the channel holds bytes of its own), let go once it is written with no exchange in flight. An idle
-     * keep-alive connection holds none; see {@link #out()} and {@link #releaseIdleOutbound()}. The minimum response
-     * rate's window lives there (bytes waiting for the client), the request body's in the body decoder.
+     * The response side, only while there is one ({@link ResponseSide}): an idle keep-alive connection holds no
+     * {@link Outbound}. The minimum response rate's window lives there (bytes waiting for the client), the request
+     * body's in the body decoder.
      */
-    private Outbound outbound;
+    private final ResponseSide response;
     /** The exchange in flight: its response is the next to be written, its body the next bytes read. */
     private Exchange exchange;
     /** The client chose {@code h2} by ALPN: the socket goes to HTTP/2 ({@link ToHttp2}) before any request. */
@@ -150,6 +150,7 @@ public final class Http1Connection extends TimerNode
         this.telemetry = Telemetry.of(reactor.counters, reactor.events, id, reactor.accessLog, channel, origin,
                 reactor.options.nanoClock());
         this.door = new ConnectionDoor(reactor, id, channel, origin, telemetry, this);
+        this.response = new ResponseSide(reactor, channel, this, shared.encoder, telemetry);
     }
 
     private void moveTo(Http1State next) {
@@ -309,7 +310,7 @@ public final class Http1Connection extends TimerNode
         reactor.wheel.cancel(this);
         moveTo(Http1State.CLOSED);
         inbound.release(shared);
-        outbound = null;
+        response.forget();
         ConnectionChannel.Listener next = shared.http2.take(reactor, this, channel, id, key, origin, before, upgraded,
                 settings, bytes == null ? new byte[0] : bytes, offset, end);
         handedTo = next;
@@ -409,7 +410,7 @@ public final class Http1Connection extends TimerNode
         if (current != null) {
             current.clientGone("client closed the connection");
         }
-        if (!outputPending()) {
+        if (!response.pending()) {
             close("eof");
         } else {
             closeReason = "eof"; // what is written still leaves, but the connection ends because the client left
@@ -475,8 +476,7 @@ public final class Http1Connection extends TimerNode
 
     /** Response bytes produced and not yet taken by the socket. */
     private long outputBytes() {
-        Outbound out = outbound;
-        return out == null ? 0 : out.stagedBytes() + out.queuedBytes();
+        return response.bytes();
     }
 
     /**
@@ -544,7 +544,7 @@ public final class Http1Connection extends TimerNode
     private void startExchange(RequestHead head) {
         Exchange started = new Exchange(door, ++streams, head);
         exchange = started;
-        Outbound out = outbound;
+        Outbound out = response.held();
         if (out != null) {
             out.newExchange(); // pipelined behind a response still being written
         }
@@ -761,30 +761,13 @@ public final class Http1Connection extends TimerNode
             return;
         }
         boolean close = closesAfter(ex);
-        int mark = out().mark();
-        try {
-            out().file(ex.head(), status, fields, region, close);
-        } catch (IllegalArgumentException e) {
-            region.close();
-            invalidResponseHead(ex, mark, e);
-            return;
-        }
-        telemetry.responded(status);
-        responseComplete(ex, close);
+        responseComplete(ex, !response.file(ex, status, fields, region, close) || close); // (invalid head: a 500)
     }
 
     /** Writes a complete response of {@code ex}. */
     private void respond(Exchange ex, int status, String reason, HttpFields fields, byte[] body) {
         boolean close = closesAfter(ex);
-        int mark = out().mark();
-        try {
-            out().whole(ex.head(), status, reason, fields, body, close);
-        } catch (IllegalArgumentException e) {
-            invalidResponseHead(ex, mark, e);
-            return;
-        }
-        telemetry.responded(status);
-        responseComplete(ex, close);
+        responseComplete(ex, !response.whole(ex, status, reason, fields, body, close) || close); // (invalid: a 500)
     }
 
     /** Writes the next part of a streamed response of {@code ex}; {@code head} is non-null on the first part. */
@@ -792,16 +775,12 @@ public final class Http1Connection extends TimerNode
         if (head != null) {
             // HTTP/1.0 has no chunked coding: the close ends the body
             boolean close = closesAfter(ex) || (head.chunked() && ex.head().minorVersion() == 0);
-            int mark = out().mark();
-            try {
-                out().streamHead(ex.head(), head, close);
-            } catch (IllegalArgumentException e) {
-                invalidResponseHead(ex, mark, e); // later parts find no body to frame: dropped
+            if (!response.streamHead(ex, head, close)) {
+                responseComplete(ex, true); // a 500 in its place; later parts find no body to frame: dropped
                 return;
             }
-            telemetry.responded(head.status());
         }
-        Outbound out = out();
+        Outbound out = response.out();
         out.streamData(data, length);
         if (last) {
             responseComplete(ex, out.streamEnd());
@@ -815,27 +794,11 @@ public final class Http1Connection extends TimerNode
         if (state.closing() || ex.isResponseStarted()) {
             return;
         }
-        out().sendContinue();
+        response.out().sendContinue();
         if (state == Http1State.EXPECTING_CONTINUE) {
             moveTo(Http1State.STREAMING_BODY);
             startRequestRate(); // from now on the client owes the body
         }
-    }
-
-    /**
-     * The handler's response head is invalid (e.g. a field value with CR or LF): answers {@code 500} in its place
-     * and closes. Only the partial head is dropped; bytes staged before {@code mark} (an earlier pipelined
-     * response) stay.
-     */
-    private void invalidResponseHead(Exchange ex, int mark, IllegalArgumentException e) {
-        telemetry.handlerFailed(e);
-        Outbound out = out();
-        out.truncate(mark);
-        Refusal refusal = Refusal.INVALID_RESPONSE_HEAD;
-        telemetry.refusalFraming(refusal.name(), refusal.status(), outputBytes());
-        out.refusal(refusal.status(), refusal.reason(reactor.options), ex.isHead());
-        telemetry.responded(refusal.status());
-        responseComplete(ex, true);
     }
 
     private boolean closesAfter(Exchange ex) {
@@ -980,7 +943,7 @@ public final class Http1Connection extends TimerNode
             }
         }
         telemetry.refusalFraming(rule, status, outputBytes());
-        out().refusal(status, reason, refusalAnswersHead());
+        response.out().refusal(status, reason, refusalAnswersHead());
         telemetry.responded(status);
         telemetry.responseFramed(outputBytes());
         closing(true);
@@ -1001,9 +964,9 @@ public final class Http1Connection extends TimerNode
         }
         long written;
         try {
-            Outbound out = outbound;
+            Outbound out = response.held();
             if (out == null && !channel.flush()) {
-                out = out(); // the channel could not send bytes of its own (TLS records): keep asking for OP_WRITE
+                out = response.out(); // the channel could not send bytes of its own (TLS records): keep asking for OP_WRITE
             }
             written = out == null ? 0 : out.flush();
         } catch (IOException e) {
@@ -1021,20 +984,21 @@ public final class Http1Connection extends TimerNode
             updateInterest(); // the channel may still wait to write its flight
             return;
         }
-        if (outputQueued()) {
-            armTimer(deadlines.stallAt(outbound.lastWriteProgress()));
-            RateWindow rate = outbound.rateWindow(reactor.options.minResponseRate());
+        if (response.queued()) {
+            Outbound out = response.held();
+            armTimer(deadlines.stallAt(out.lastWriteProgress()));
+            RateWindow rate = out.rateWindow(reactor.options.minResponseRate());
             if (rate != null && !rate.running()) {
                 rate.start(reactor.now); // bytes wait for the client: it must take them at the rate
                 armTimer(rate.due());
             }
         } else if (state.closing()) {
-            stopResponseRate();
+            response.stopRate();
             closeAfterLastResponse();
             return;
         } else {
-            stopResponseRate(); // nothing waits for the client
-            releaseIdleOutbound();
+            response.stopRate(); // nothing waits for the client
+            response.letGoIfIdle(exchange);
         }
         updateInterest();
     }
@@ -1042,49 +1006,10 @@ public final class Http1Connection extends TimerNode
     /** {@code n} response bytes left: counted, against the response rate, and a blocked writer may go on. */
     private void written(long n) {
         telemetry.written(n);
-        RateWindow.add(outbound.rate(), n); // bytes left: the response side is there
+        RateWindow.add(response.held().rate(), n); // bytes left: the response side is there
         Exchange current = exchange;
         if (current != null) {
             current.outboundWritten();
-        }
-    }
-
-    /** The response side, taken when something is to be framed. */
-    private Outbound out() {
-        Outbound out = outbound;
-        if (out == null) {
-            out = new Outbound(reactor, channel, this, shared.encoder);
-            outbound = out;
-        }
-        return out;
-    }
-
-    /**
-     * Lets the response side go once everything is written and no exchange is in flight: ~48 bytes less on each
-     * idle keep-alive connection (the next response takes a new one; its framing starts fresh anyway).
-     */
-    private void releaseIdleOutbound() {
-        if (exchange == null && outbound != null && !outbound.pending()) {
-            outbound = null;
-        }
-    }
-
-    /** Whether response bytes wait in the queue or in the channel. */
-    private boolean outputQueued() {
-        Outbound out = outbound;
-        return out != null && out.queued();
-    }
-
-    /** Whether response bytes wait anywhere: staged, queued or in the channel. */
-    private boolean outputPending() {
-        Outbound out = outbound;
-        return out != null && out.pending();
-    }
-
-    private void stopResponseRate() {
-        Outbound out = outbound;
-        if (out != null) {
-            RateWindow.stop(out.rate());
         }
     }
 
@@ -1100,8 +1025,7 @@ public final class Http1Connection extends TimerNode
     /** Queued response bytes of this connection, for writers waiting on any thread. */
     @Override
     public long queuedBytes(int stream) {
-        Outbound out = outbound; // read on writers' threads: a stale or absent one means nothing queued for them
-        return out == null ? 0 : out.queuedBytes();
+        return response.queuedBytes();
     }
 
     /**
@@ -1169,7 +1093,7 @@ public final class Http1Connection extends TimerNode
             return;
         }
         boolean reading = state == Http1State.LINGERING || (state.reads() && intake == Intake.OPEN);
-        int wanted = (reading ? SelectionKey.OP_READ : 0) | (outputQueued() ? SelectionKey.OP_WRITE : 0);
+        int wanted = (reading ? SelectionKey.OP_READ : 0) | (response.queued() ? SelectionKey.OP_WRITE : 0);
         int ops = channel.interestOps(wanted);
         if (ops != interest) {
             interest = ops;
@@ -1207,7 +1131,7 @@ public final class Http1Connection extends TimerNode
         }
         telemetry.timedOut(deadline);
         closeReason = deadline.phase() + " timeout";
-        if (deadline.refusal() != null && !outputQueued()) {
+        if (deadline.refusal() != null && !response.queued()) {
             refuse(deadline.refusal());
             return;
         }
@@ -1221,17 +1145,17 @@ public final class Http1Connection extends TimerNode
 
     @Override
     public boolean outputWaiting() {
-        return outputQueued();
+        return response.queued();
     }
 
     @Override
     public long lastWriteProgress() {
-        return outbound.lastWriteProgress();
+        return response.held().lastWriteProgress();
     }
 
     @Override
     public RateWindow responseRate() {
-        return outbound == null ? null : outbound.rate();
+        return response.rate();
     }
 
     @Override
@@ -1286,10 +1210,7 @@ public final class Http1Connection extends TimerNode
         }
         telemetry.closing();
         inbound.release(shared);
-        if (outbound != null) {
-            outbound.drop();
-            outbound = null;
-        }
+        response.drop();
         reactor.closed(this);
         telemetry.closed(reason);
     }
