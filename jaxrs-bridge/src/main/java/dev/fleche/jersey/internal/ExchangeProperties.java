@@ -1,5 +1,6 @@
 package dev.fleche.jersey.internal;
 
+import dev.fleche.jersey.ClientConnection;
 import dev.fleche.jersey.FlecheProperties;
 import dev.fleche.transport.HttpExchange;
 import dev.fleche.transport.TlsInfo;
@@ -18,7 +19,7 @@ import java.util.Map;
  * {@value FlecheProperties#LOCAL_ADDRESS}, {@value FlecheProperties#CONNECTION} and, on a TLS connection with a
  * verified client certificate, {@value FlecheProperties#CLIENT_CERTIFICATES} are made only when asked for; the
  * map for other properties is created on the first {@code setProperty}. The two that every request sets — Jersey's
- * tracing logger ({@code TracingLogger.PROPERTY_NAME}) and the entity held by {@link LengthBuffer} — are fields, so
+ * tracing logger ({@code TracingLogger.PROPERTY_NAME}) and the entity held by {@code LengthBuffer} — are fields, so
  * that a request which sets nothing else makes no map. Setting a property to {@code null} removes it, as
  * {@code ContainerRequestContext.setProperty} says. Used by one request at a time, like Jersey's own.
  */
@@ -31,23 +32,34 @@ public final class ExchangeProperties implements PropertiesDelegate {
      * delegate, so they cannot reach this object); not listed in {@link #getPropertyNames()}.
      */
     static final String EXCHANGE = "dev.fleche.jersey.internal.exchange";
+    /** The request property holding the entity's {@code LengthBuffer.Collector}, whose bytes the writer takes at commit. */
+    static final String HELD = "dev.fleche.jersey.internal.LengthBuffer.held";
+
+    /**
+     * Where {@value FlecheProperties#CONNECTION} comes from: the exchange's response writer, which makes its
+     * {@link ClientConnection} when first asked.
+     */
+    public interface Connections {
+        /** The exchange's connection view, made on first use. */
+        ClientConnection connection();
+    }
 
     private final HttpExchange exchange;
-    private final ResponseWriter writer;
+    private final Connections connections;
     private Map<String, Object> map;
     /** {@code TracingLogger.PROPERTY_NAME}: set by Jersey on every request, tracing or not. */
     private Object tracingLogger;
-    /** {@link LengthBuffer#HELD}: set on every response with an entity. */
+    /** {@link #HELD}: set on every response with an entity. */
     private Object held;
 
-    public ExchangeProperties(HttpExchange exchange, ResponseWriter writer) {
+    public ExchangeProperties(HttpExchange exchange, Connections connections) {
         this.exchange = exchange;
-        this.writer = writer;
+        this.connections = connections;
     }
 
     @Override
     public Object getProperty(String name) {
-        if (LengthBuffer.HELD.equals(name)) {
+        if (HELD.equals(name)) {
             return held;
         }
         if (TracingLogger.PROPERTY_NAME.equals(name)) {
@@ -66,7 +78,7 @@ public final class ExchangeProperties implements PropertiesDelegate {
             return exchange.localAddress();
         }
         if (FlecheProperties.CONNECTION.equals(name)) {
-            return writer.connection();
+            return connections.connection();
         }
         if (FlecheProperties.CLIENT_CERTIFICATES.equals(name)) {
             return clientCertificates();
@@ -100,7 +112,7 @@ public final class ExchangeProperties implements PropertiesDelegate {
             names.add(TracingLogger.PROPERTY_NAME);
         }
         if (held != null) {
-            names.add(LengthBuffer.HELD);
+            names.add(HELD);
         }
         if (clientCertificates() != null) {
             names.add(FlecheProperties.CLIENT_CERTIFICATES);
@@ -120,7 +132,7 @@ public final class ExchangeProperties implements PropertiesDelegate {
 
     @Override
     public void setProperty(String name, Object value) {
-        if (LengthBuffer.HELD.equals(name)) {
+        if (HELD.equals(name)) {
             held = value;
         } else if (TracingLogger.PROPERTY_NAME.equals(name)) {
             tracingLogger = value;
@@ -136,7 +148,7 @@ public final class ExchangeProperties implements PropertiesDelegate {
 
     @Override
     public void removeProperty(String name) {
-        if (LengthBuffer.HELD.equals(name)) {
+        if (HELD.equals(name)) {
             held = null;
         } else if (TracingLogger.PROPERTY_NAME.equals(name)) {
             tracingLogger = null;

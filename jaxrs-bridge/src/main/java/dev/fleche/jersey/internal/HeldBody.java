@@ -29,14 +29,18 @@ final class HeldBody extends OutputStream {
     private final String reason;
     private final HttpFields fields;
     private final LengthBuffer.Relayed relayed;
+    /** Up to this many bytes the held body goes in one hand-off; beyond, streamed with its length (the writer's). */
+    private final int wholeLimit;
     private byte[] bytes;
     private int count;
     /** Once streaming: the transport's body; the held bytes went first. */
     private OutputStream streamed;
     private volatile boolean closed;
 
-    HeldBody(HttpExchange exchange, int status, String reason, HttpFields fields, LengthBuffer.Relayed relayed) {
+    HeldBody(HttpExchange exchange, int status, String reason, HttpFields fields, LengthBuffer.Relayed relayed,
+            int wholeLimit) {
         this.exchange = exchange;
+        this.wholeLimit = wholeLimit;
         this.status = status;
         this.reason = reason;
         this.fields = fields;
@@ -134,7 +138,7 @@ final class HeldBody extends OutputStream {
 
     /** Sends the held body whole, with its length: in one hand-off up to the writer's buffered limit, else streamed. */
     void respond() throws IOException {
-        if (count <= ResponseWriter.BUFFERED_LIMIT) {
+        if (count <= wholeLimit) {
             exchange.respond(status, reason, fields, count == bytes.length ? bytes : Arrays.copyOf(bytes, count));
             return;
         }

@@ -57,7 +57,7 @@ import java.util.Objects;
 @Priority(LengthBuffer.PRIORITY)
 final class LengthBuffer implements WriterInterceptor {
     /** The request property holding the entity's {@code Collector}, whose bytes the writer takes at commit. */
-    static final String HELD = "dev.fleche.jersey.internal.LengthBuffer.held";
+    static final String HELD = ExchangeProperties.HELD;
     /**
      * The request property telling {@link ResponseWriter} that the entity failed after its head was sent: the
      * response must be cut (the connection aborted), not ended as if it were whole.

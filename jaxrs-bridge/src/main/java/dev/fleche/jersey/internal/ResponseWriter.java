@@ -50,7 +50,7 @@ import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
  * Jersey's other containers: that send's stage completes exceptionally, whereas a send on a sink the container had
  * closed would throw {@code IllegalStateException} (the Jakarta REST contract of a closed sink) at the application.
  */
-public final class ResponseWriter implements ContainerResponseWriter {
+public final class ResponseWriter implements ContainerResponseWriter, ExchangeProperties.Connections {
     static final int BUFFERED_LIMIT = 64 * 1024;
     private static final System.Logger LOG = System.getLogger(ResponseWriter.class.getName());
     private static final AtomicIntegerFieldUpdater<ResponseWriter> DONE =
@@ -144,7 +144,7 @@ public final class ResponseWriter implements ContainerResponseWriter {
             out = new BufferedBody(status, reason, fields, contentLength >= 0 ? (int) Math.min(contentLength, limit) : 512,
                     limit, true);
         } else if (relayed != null) {
-            out = new HeldBody(exchange, status, reason, fields, relayed);
+            out = new HeldBody(exchange, status, reason, fields, relayed, BUFFERED_LIMIT);
         } else if (contentLength >= 0 && contentLength <= BUFFERED_LIMIT) {
             out = new BufferedBody(status, reason, fields, (int) contentLength, (int) contentLength, false);
         } else {
@@ -343,7 +343,8 @@ public final class ResponseWriter implements ContainerResponseWriter {
     }
 
     /** The request's connection handle, created on first use; its timers end with the response. */
-    ClientConnection connection() {
+    @Override
+    public ClientConnection connection() {
         ExchangeConnection current = connection;
         if (current == null) {
             ExchangeConnection created = new ExchangeConnection(exchange, workers);
