@@ -32,7 +32,7 @@ public final class ExchangeProperties implements PropertiesDelegate {
      * delegate, so they cannot reach this object); not listed in {@link #getPropertyNames()}.
      */
     static final String EXCHANGE = "dev.fleche.jersey.internal.exchange";
-    /** The request property holding the entity's {@code LengthBuffer.Collector}, whose bytes the writer takes at commit. */
+    /** The request property holding the entity's {@code LengthBuffer.Collector}, whose bytes go out at commit. */
     static final String HELD = "dev.fleche.jersey.internal.LengthBuffer.held";
 
     /**

@@ -966,7 +966,7 @@ public final class Http1Connection extends TimerNode
         try {
             Outbound out = response.held();
             if (out == null && !channel.flush()) {
-                out = response.out(); // the channel could not send bytes of its own (TLS records): keep asking for OP_WRITE
+                out = response.out(); // the channel could not send bytes of its own (TLS records): ask for OP_WRITE
             }
             written = out == null ? 0 : out.flush();
         } catch (IOException e) {

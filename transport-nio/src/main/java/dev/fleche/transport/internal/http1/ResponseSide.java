@@ -139,7 +139,7 @@ final class ResponseSide {
         return true;
     }
 
-    /** Frames the whole response of {@code ex} whose body is {@code region}; false as {@link #whole} (region closed). */
+    /** Frames the whole response of {@code ex}, its body {@code region}; false as {@link #whole} (region closed). */
     boolean file(Exchange ex, int status, HttpFields fields, FileRegion region, boolean close) {
         int mark = out().mark();
         try {

@@ -6,9 +6,9 @@
  * parts it owns, none of which names it: {@code Inbound} (kept bytes, the head parser, the body decoder),
  * {@code RequestBody}, {@code ResponseSide} (the response side while there is one: its {@code Outbound} taken and let
  * go, what it holds, the handler's heads framed or a {@code 500} in place of an invalid one), {@code Outbound} (the
- * connection's write queue, into which it frames responses with the {@code ResponseEncoder}), {@code Http1Shared} (what a reactor's HTTP/1.1 connections share), {@code Lingering} (the
- * lingering close), {@code Http2Entry} (how HTTP/2 shows itself to HTTP/1.1) and {@code ToHttp2} (where the socket goes
- * when it does).
+ * connection's write queue, into which it frames responses with the {@code ResponseEncoder}), {@code Http1Shared} (what
+ * a reactor's HTTP/1.1 connections share), {@code Lingering} (the lingering close), {@code Http2Entry} (how HTTP/2
+ * shows itself to HTTP/1.1) and {@code ToHttp2} (where the socket goes when it does).
  *
  * <p>May import: {@code exchange}, {@code loop}, {@code channel}, {@code telemetry}, {@code rules}, the request syntax,
  * the public API. Never {@code http2}: the hand-over goes through {@code ToHttp2}, which the wiring implements.

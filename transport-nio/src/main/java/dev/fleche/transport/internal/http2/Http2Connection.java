@@ -16,14 +16,12 @@ import dev.fleche.transport.internal.loop.TimerNode;
 import dev.fleche.transport.internal.loop.WriteQueue;
 import dev.fleche.transport.internal.rules.Deadline;
 import dev.fleche.transport.internal.rules.Deadlines;
-import dev.fleche.transport.internal.rules.RateWindow;
 import dev.fleche.transport.internal.rules.Refusal;
 import dev.fleche.transport.internal.telemetry.Telemetry;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.function.Consumer;
@@ -42,8 +40,9 @@ import javax.net.ssl.SSLException;
  * applied once per frame), {@link FlowControl} (both windows, the streams', and the streams waiting for the
  * connection), {@link StreamOutput} (the output scheduler: response heads, and DATA as the windows and the budget
  * allow), {@link StreamTimers} (the streams' body timeouts and minimum rates), {@link Http2Budgets} (every flood and
- * reset budget), {@link Http2Framer} (frames out, with the HPACK encoder), the {@link WriteQueue}, {@link Deadlines}
- * and {@link Telemetry}. The parts that report back do so through their own {@code Listener}, which this connection
+ * reset budget), {@link GoAway} (our GOAWAY, once, and what is dropped after it), {@link Http2Framer} (frames out,
+ * with the HPACK encoder), the {@link WriteQueue}, {@link Deadlines} (reading the output through
+ * {@link OutputProgress}) and {@link Telemetry}. The parts that report back do so through their own {@code Listener}, which this connection
  * implements: what changes its state (the preface ended, the client going away, a stream reset, dropped or closed)
  * stays here. Exchanges reach it only through its {@link ConnectionDoor}, which hops onto the loop and
  * calls it as the door's {@code Behind}. Every method runs on the reactor thread.
@@ -61,7 +60,7 @@ import javax.net.ssl.SSLException;
  * </pre>
  */
 public final class Http2Connection extends TimerNode
-        implements Reactor.Attachment, ConnectionChannel.Listener, Deadlines.Input, ConnectionDoor.Behind,
+        implements Reactor.Attachment, ConnectionChannel.Listener, ConnectionDoor.Behind,
         StreamRequests.Listener, StreamResponses.Listener, ClientFrames.Listener {
     public final Reactor reactor;
 
@@ -72,9 +71,6 @@ public final class Http2Connection extends TimerNode
      */
     enum Intake { OPEN, HELD }
 
-    private static final byte[] NO_DEBUG = new byte[0];
-    /** What a connection that sent its GOAWAY reads and drops before it closes, at most ({@link #goneAway}). */
-    private static final long GOAWAY_DISCARD_BYTES = 1024 * 1024;
 
     final ConnectionChannel channel;
     final long id;
@@ -105,8 +101,10 @@ public final class Http2Connection extends TimerNode
     private int prefaceMatched;
     /** Bytes of a frame split across reads. */
     private byte[] leftover;
-    /** Whether our GOAWAY went out (at most one). */
-    private boolean goAwaySent;
+    /** What the deadlines read of the output: whether it waits, when it last moved. */
+    private final OutputProgress progress;
+    /** Our GOAWAY (at most one) and what is dropped after it. */
+    private final GoAway goAway;
 
     private final PeerSettings peerSettings = new PeerSettings();
     /** Both windows of the connection, the streams', and the streams waiting for the connection. */
@@ -144,6 +142,8 @@ public final class Http2Connection extends TimerNode
         this.requests = new StreamRequests(options, streams, flow, timers, peerSettings, door, telemetry, this);
         this.responses = new StreamResponses(options, streams, flow, output, timers, requests, peerSettings, framer,
                 deadlines, telemetry, this);
+        this.goAway = new GoAway(framer, streams);
+        this.progress = new OutputProgress(outbound, streams, flow);
         this.frames = new ClientFrames(options, streams, requests, responses, flow, peerSettings, budgets, framer,
                 telemetry, this);
         this.interest = key.interestOps();
@@ -364,7 +364,7 @@ public final class Http2Connection extends TimerNode
 
     @Override
     public StreamRequests.Admission admission() {
-        return goAwaySent ? StreamRequests.Admission.IGNORE
+        return goAway.sent() ? StreamRequests.Admission.IGNORE
                 : state == Http2State.DRAINING ? StreamRequests.Admission.REFUSE : StreamRequests.Admission.ACCEPT;
     }
 
@@ -442,9 +442,7 @@ public final class Http2Connection extends TimerNode
         if (e.rule() != null) {
             budgetTripped(Refusal.valueOf(e.rule()), e.getMessage());
         }
-        byte[] debug = e.getMessage() == null ? NO_DEBUG : e.getMessage().getBytes(StandardCharsets.UTF_8);
-        byte[] shortDebug = debug.length > 256 ? Arrays.copyOf(debug, 256) : debug;
-        goAway(e.error(), shortDebug);
+        goAway.send(e.error(), GoAway.debug(e));
         closing("h2-" + e.error().name().toLowerCase(Locale.ROOT));
     }
 
@@ -453,14 +451,6 @@ public final class Http2Connection extends TimerNode
         telemetry.refused(rule);
         telemetry.rejected(rule.status(), why, rule.name());
         telemetry.refusedAlone(rule.name(), rule.status(), 0, reactor.now);
-    }
-
-    /** Sends GOAWAY with the last stream processed, once per connection. */
-    private void goAway(Http2Error error, byte[] debug) {
-        if (!goAwaySent) {
-            goAwaySent = true;
-            writeControl(17 + debug.length, out -> FrameWriter.goAway(out, streams.lastProcessed(), error, debug));
-        }
     }
 
     /**
@@ -629,7 +619,7 @@ public final class Http2Connection extends TimerNode
     /** DRAINING with no stream left: GOAWAY NO_ERROR (unless sent), then close once written. */
     private void closeWhenDrained() {
         if (state == Http2State.DRAINING && streams.isEmpty()) {
-            goAway(Http2Error.NO_ERROR, NO_DEBUG);
+            goAway.send(Http2Error.NO_ERROR, GoAway.NO_DEBUG);
             moveTo(Http2State.CLOSING);
             if (closeReason == null) {
                 closeReason = "done";
@@ -690,30 +680,12 @@ public final class Http2Connection extends TimerNode
         updateInterest();
     }
 
-    /**
-     * GOING_AWAY, our GOAWAY written: what the client sent meanwhile is read and dropped (up to
-     * {@link #GOAWAY_DISCARD_BYTES}), then the connection closes — closing with unread bytes would reset it, and a
-     * client reading behind the reset could lose the GOAWAY that says why (RFC 9112 9.6's lingering, in short).
-     */
+    /** GOING_AWAY, our GOAWAY written: what the client sent meanwhile is dropped ({@link GoAway#discard}); close. */
     private void goneAway() {
         if (state != Http2State.GOING_AWAY) {
             return;
         }
-        ByteBuffer buffer = reactor.readBuffer;
-        long discarded = 0;
-        try {
-            int n;
-            do {
-                buffer.clear();
-                n = channel.read(buffer);
-                if (n > 0) {
-                    telemetry.read(n);
-                    discarded += n;
-                }
-            } while (n > 0 && discarded <= GOAWAY_DISCARD_BYTES);
-        } catch (IOException e) {
-            // the client is gone: nothing to drop
-        }
+        GoAway.discard(channel, reactor.readBuffer, telemetry);
         close(closeReason == null ? "done" : closeReason);
     }
 
@@ -798,7 +770,7 @@ public final class Http2Connection extends TimerNode
         if (state == Http2State.CLOSED) {
             return;
         }
-        Deadline fired = deadlines.due(phase(), this, reactor.now);
+        Deadline fired = deadlines.due(phase(), progress, reactor.now);
         if (fired == null) {
             long next = deadlines.next();
             reactor.wheel.schedule(this, bodyDue - next < 0 ? bodyDue : next);
@@ -821,56 +793,13 @@ public final class Http2Connection extends TimerNode
         }
         if (fired == Deadline.IDLE && state == Http2State.OPEN) {
             closeReason = "idle timeout";
-            goAway(Http2Error.NO_ERROR, NO_DEBUG);
+            goAway.send(Http2Error.NO_ERROR, GoAway.NO_DEBUG);
             closing("idle timeout");
             flushOutput();
             return;
         }
         closeReason = fired.phase() + " timeout";
         close(fired.closeReason());
-    }
-
-    @Override
-    public boolean readPaused() {
-        return false;
-    }
-
-    @Override
-    public boolean outputWaiting() {
-        if (outbound.queued()) {
-            return true;
-        }
-        for (H2Stream s : streams.all()) {
-            if (s.blocked()) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /**
-     * When waiting output last moved: the queue's last write while bytes are queued; else the later of the last
-     * write and the last move of a window-blocked stream (a socket that took the queue just now is progress for the
-     * streams that waited for the budget).
-     */
-    @Override
-    public long lastWriteProgress() {
-        long written = outbound.lastWriteProgress();
-        if (outbound.queued()) {
-            return written;
-        }
-        long moved = flow.progress();
-        return written - moved > 0 ? written : moved;
-    }
-
-    @Override
-    public RateWindow responseRate() {
-        return null;
-    }
-
-    @Override
-    public RateWindow requestRate() {
-        return null;
     }
 
     // ---------------------------------------------------------------- shutdown

@@ -31,7 +31,8 @@ import java.io.IOException;
  *                             ├─ invalid fields: 500 in its place ─▶ pump
  *                             └─ body follows ─▶ queue ─▶ pump ─┬─ END_STREAM out ─▶ ended
  *                                                               └─ held by a window ─▶ stall timer (and the rate)
- *   ended: OPEN ─▶ HALF_CLOSED_LOCAL (the rest of the body dropped, or RST_STREAM NO_ERROR) | HALF_CLOSED_REMOTE ─▶ CLOSED
+ *   ended: OPEN ─▶ HALF_CLOSED_LOCAL (the rest of the body dropped, or RST_STREAM NO_ERROR ─▶ CLOSED)
+ *          HALF_CLOSED_REMOTE ─▶ CLOSED
  * </pre>
  */
 final class StreamResponses {
@@ -327,7 +328,7 @@ final class StreamResponses {
         return true;
     }
 
-    /** Queues body bytes of {@code s} behind its window (dropped when the response has no body), and sends what may go. */
+    /** Queues body bytes of {@code s} behind its window (dropped when the response has none); sends what may go. */
     private void queueBody(H2Stream s, byte[] data, int length, boolean last) {
         if (s.endSent) {
             return;
