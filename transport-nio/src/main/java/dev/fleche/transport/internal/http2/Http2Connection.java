@@ -32,20 +32,20 @@ import javax.net.ssl.SSLException;
  * handed over (prior-knowledge preface, {@code Upgrade: h2c}, or ALPN {@code h2}). It holds the lifecycle as one
  * {@link Http2State} (and whether it reads frames, {@link Intake}) and makes every decision. Its parts have their own
  * state, return results or report what they found, and never name it: the {@link FrameReader} (frames and their
- * frame-level checks), {@link ClientFrames} (what each frame read does: budgets charged, SETTINGS, PING,
- * WINDOW_UPDATE, RST_STREAM, GOAWAY, and our SETTINGS), {@link StreamTable} (the streams, each an {@link H2Stream}
- * with its {@link Exchange}, and the ids seen), {@link StreamRequests} (header blocks and DATA made into streams and
- * their bodies), {@link StreamResponses} (the response side: the exchanges' answers, the transport's own, the
- * streams' body and response-rate deadlines, a stream's local end), {@link PeerSettings} (the client's SETTINGS,
- * applied once per frame), {@link FlowControl} (both windows, the streams', and the streams waiting for the
- * connection), {@link StreamOutput} (the output scheduler: response heads, and DATA as the windows and the budget
- * allow), {@link StreamTimers} (the streams' body timeouts and minimum rates), {@link Http2Budgets} (every flood and
- * reset budget), {@link GoAway} (our GOAWAY, once, and what is dropped after it), {@link Http2Framer} (frames out,
- * with the HPACK encoder), the {@link WriteQueue}, {@link Deadlines} (reading the output through
- * {@link OutputProgress}) and {@link Telemetry}. The parts that report back do so through their own {@code Listener}, which this connection
+ * frame-level checks), {@link ClientFrames} (what each frame read does: budgets charged, SETTINGS, PING, WINDOW_UPDATE,
+ * RST_STREAM, GOAWAY, and our SETTINGS), {@link StreamTable} (the streams, each an {@link H2Stream} with its
+ * {@link Exchange}, and the ids seen), {@link StreamRequests} (header blocks and DATA made into streams and their
+ * bodies), {@link StreamResponses} (the response side: the exchanges' answers, the transport's own, the streams' body
+ * and response-rate deadlines, a stream's local end), {@link PeerSettings} (the client's SETTINGS, applied once per
+ * frame), {@link FlowControl} (both windows, the streams', and the streams waiting for the connection),
+ * {@link StreamOutput} (the output scheduler: response heads, and DATA as the windows and the budget allow),
+ * {@link StreamTimers} (the streams' body timeouts and minimum rates), {@link Http2Budgets} (every flood and reset
+ * budget), {@link GoAway} (our GOAWAY, once, and what is dropped after it), {@link Http2Framer} (frames out, with the
+ * HPACK encoder), the {@link WriteQueue}, {@link Deadlines} (reading the output through {@link OutputProgress}) and
+ * {@link Telemetry}. The parts that report back do so through their own {@code Listener}, which this connection
  * implements: what changes its state (the preface ended, the client going away, a stream reset, dropped or closed)
- * stays here. Exchanges reach it only through its {@link ConnectionDoor}, which hops onto the loop and
- * calls it as the door's {@code Behind}. Every method runs on the reactor thread.
+ * stays here. Exchanges reach it only through its {@link ConnectionDoor}, which hops onto the loop and calls it as the
+ * door's {@code Behind}. Every method runs on the reactor thread.
  *
  * <pre>
  *   PREFACE ─ client preface and its first SETTINGS ─▶ OPEN ─ drain, client GOAWAY ─▶ DRAINING (new streams
