@@ -125,7 +125,10 @@ watchdog() {
     for fork in $(pgrep -f surefirebooter 2>/dev/null); do
       if [ "$(ps -o ppid= -p "$fork" 2>/dev/null | tr -d ' ')" != "" ] && is_descendant "$fork" "$maven" \
           && [ "$(ps -o etimes= -p "$fork" 2>/dev/null | tr -d ' ')" -gt "$FORK_TIMEOUT" ] 2>/dev/null; then
-        echo "[run.sh watchdog] killed test JVM $fork after $FORK_TIMEOUT s" >> "$log"
+        # Surefire starts each fork as "sh -c ... java -jar surefirebooter...": kill the JVMs below the match too,
+        # else killing the shell leaves its JVM running (re-parented, still hung) and Maven waiting on it.
+        echo "[run.sh watchdog] killed test JVM $fork (and its children) after $FORK_TIMEOUT s" >> "$log"
+        pkill -P "$fork" 2>/dev/null || true
         kill "$fork" 2>/dev/null || true
       fi
     done
