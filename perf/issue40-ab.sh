@@ -13,6 +13,8 @@
 #   --rounds   rounds of each measurement (default 5; bench.sh rotates the targets' order itself, h2bench alternates
 #              the trees: A B, B A, ...)
 #   --java     the JVM of the targets (default: /usr/bin/java; run once more with Temurin 25's for that JDK)
+#   --pin S:L  pin the HTTP/1.1 server to CPUs S and wrk to CPUs L (bench.sh's --pin; e.g. 0:1 on 2 cores)
+#   --short    HTTP/1.1 windows of 20 s JIT warm-up + 5 s warm-up + 15 s measured (default 20 + 15 + 30)
 #   --dry-run  one short round of each, to check that everything starts and answers (no figure is valid then)
 #
 # Both perf jars are built the same way (mvn -DskipTests package -pl perf -am, Jersey 3.1) and copied to /tmp, so
@@ -25,11 +27,15 @@ BASE=3a1fede
 ROUNDS=5
 JAVA=/usr/bin/java
 DRY=0
+SHORT=0
+PIN=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --base) BASE=$2; shift 2 ;;
     --rounds) ROUNDS=$2; shift 2 ;;
     --java) JAVA=$2; shift 2 ;;
+    --pin) PIN=(--pin "$2"); shift 2 ;;
+    --short) SHORT=1; shift ;;
     --dry-run) DRY=1; ROUNDS=1; shift ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
@@ -50,6 +56,9 @@ cp perf/target/fleche-perf.jar /tmp/fleche-perf-issue40-i40.jar
 if [ $DRY = 1 ]; then
   TIMES=(--jit-warmup 2 --warmup 1 --duration 3)
   H2TIMES=(--duration 3 --warmup 1 --cell-warmup 1)
+elif [ $SHORT = 1 ]; then
+  TIMES=(--jit-warmup 20 --warmup 5 --duration 15)
+  H2TIMES=()
 else
   TIMES=(--jit-warmup 20 --warmup 15 --duration 30)
   H2TIMES=()
@@ -59,7 +68,7 @@ echo "== HTTP/1.1 hello: the Jersey container and the raw transport, base agains
 target() { # name jar class
   echo "$1=JAVA FLAGS -cp $2 $3 PORT"
 }
-perf/bench.sh --no-build --java "$JAVA" --targets base,i40,base-raw,i40-raw \
+perf/bench.sh --no-build --java "$JAVA" ${PIN[@]+"${PIN[@]}"} --targets base,i40,base-raw,i40-raw \
   --target "$(target base /tmp/fleche-perf-issue40-base.jar dev.fleche.perf.fleche.FlecheJerseyPeer)" \
   --target "$(target i40 /tmp/fleche-perf-issue40-i40.jar dev.fleche.perf.fleche.FlecheJerseyPeer)" \
   --target "$(target base-raw /tmp/fleche-perf-issue40-base.jar dev.fleche.perf.fleche.FlecheRawPeer)" \
