@@ -8,30 +8,22 @@ import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
-import java.security.cert.Certificate;
-import java.security.cert.X509Certificate;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.Executor;
-import java.util.concurrent.RejectedExecutionException;
-import javax.net.ssl.ExtendedSSLSession;
-import javax.net.ssl.SNIHostName;
-import javax.net.ssl.SNIServerName;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLEngineResult;
 import javax.net.ssl.SSLEngineResult.HandshakeStatus;
 import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLHandshakeException;
 import javax.net.ssl.SSLParameters;
-import javax.net.ssl.SSLPeerUnverifiedException;
 import javax.net.ssl.SSLSession;
 
 /**
  * TLS over a non-blocking socket, server side: an {@link SSLEngine} between the connection's application bytes and
  * the socket's records. Every method runs on the owning reactor; the engine's delegated tasks run on the
- * {@code tasks} executor and the channel resumes on the reactor (through {@code reactor}), then calls
- * {@link Listener#channelReady()}.
+ * {@code tasks} executor ({@link DelegatedTasks}, a part it owns) and the channel resumes on the reactor (through
+ * {@code reactor}), then calls {@link Listener#channelReady()}. What the first handshake settled is read by
+ * {@link SettledSession}.
  *
  * <pre>
  *                     NEED_TASK                 task done, on the reactor
@@ -74,9 +66,10 @@ public final class TlsChannel implements ConnectionChannel {
     private final SocketChannel socket;
     private final SSLEngine engine;
     private final PacketBufferPool pool;
-    private final Executor tasks;
     private final Executor reactor;
     private final Listener listener;
+    /** The engine's delegated tasks: run off the reactor, then {@link #tasksDone} on it. */
+    private final DelegatedTasks delegated;
 
     private Phase phase = Phase.HANDSHAKE;
     /** Whether the first bytes were checked to be a TLS handshake record (and not plain HTTP or garbage). */
@@ -99,9 +92,9 @@ public final class TlsChannel implements ConnectionChannel {
         this.socket = socket;
         this.engine = engine;
         this.pool = pool;
-        this.tasks = tasks;
         this.reactor = reactor;
         this.listener = listener;
+        this.delegated = new DelegatedTasks(engine, tasks, reactor, this::tasksDone);
         engine.beginHandshake();
     }
 
@@ -340,7 +333,8 @@ public final class TlsChannel implements ConnectionChannel {
                         }
                         break;
                     case NEED_TASK:
-                        startTasks();
+                        phase = Phase.TASK;
+                        delegated.start();
                         return false;
                     case FINISHED:
                     case NOT_HANDSHAKING:
@@ -444,31 +438,6 @@ public final class TlsChannel implements ConnectionChannel {
         flush();
     }
 
-    private void startTasks() {
-        List<Runnable> pending = new ArrayList<>(2);
-        for (Runnable task = engine.getDelegatedTask(); task != null; task = engine.getDelegatedTask()) {
-            pending.add(task);
-        }
-        phase = Phase.TASK;
-        Runnable runAll = () -> {
-            for (Runnable task : pending) {
-                task.run();
-            }
-        };
-        try {
-            tasks.execute(() -> {
-                try {
-                    runAll.run();
-                } finally {
-                    reactor.execute(this::tasksDone);
-                }
-            });
-        } catch (RejectedExecutionException e) {
-            runAll.run();
-            reactor.execute(this::tasksDone);
-        }
-    }
-
     /** On the reactor: the delegated tasks ran (a failure in them surfaces at the engine's next wrap or unwrap). */
     private void tasksDone() {
         if (phase == Phase.TASK) {
@@ -487,7 +456,7 @@ public final class TlsChannel implements ConnectionChannel {
         phase = Phase.OPEN;
         boolean first = info == null;
         if (first) {
-            info = describe(engine);
+            info = SettledSession.describe(engine);
         }
         appIn = releaseIfEmpty(appIn);
         netIn = releaseIfEmpty(netIn);
@@ -778,41 +747,5 @@ public final class TlsChannel implements ConnectionChannel {
             pool.give(buffer);
         }
         return null;
-    }
-
-    // ---------------------------------------------------------------- the settled session
-
-    private static TlsInfo describe(SSLEngine engine) {
-        SSLSession session = engine.getSession();
-        String alpn = engine.getApplicationProtocol();
-        return new TlsInfo(session.getProtocol(), session.getCipherSuite(),
-                alpn == null || alpn.isEmpty() ? null : alpn, sniHostName(session), peerChain(session));
-    }
-
-    private static String sniHostName(SSLSession session) {
-        if (session instanceof ExtendedSSLSession extended) {
-            for (SNIServerName name : extended.getRequestedServerNames()) {
-                if (name instanceof SNIHostName host) {
-                    return host.getAsciiName();
-                }
-            }
-        }
-        return null;
-    }
-
-    private static List<X509Certificate> peerChain(SSLSession session) {
-        Certificate[] chain;
-        try {
-            chain = session.getPeerCertificates();
-        } catch (SSLPeerUnverifiedException e) {
-            return List.of();
-        }
-        List<X509Certificate> x509 = new ArrayList<>(chain.length);
-        for (Certificate certificate : chain) {
-            if (certificate instanceof X509Certificate c) {
-                x509.add(c);
-            }
-        }
-        return x509;
     }
 }
