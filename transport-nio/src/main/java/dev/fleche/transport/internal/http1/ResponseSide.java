@@ -73,7 +73,7 @@ final class ResponseSide {
     /** Response bytes produced and not yet taken by the socket. */
     long bytes() {
         Outbound out = outbound;
-        return out == null ? 0 : out.stagedBytes() + out.queuedBytes();
+        return out == null ? 0 : out.unsentBytes();
     }
 
     /** Whether response bytes wait in the queue or in the channel. */

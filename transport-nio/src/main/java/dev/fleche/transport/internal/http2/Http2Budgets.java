@@ -46,6 +46,17 @@ final class Http2Budgets {
         this.windowStart = now;
     }
 
+    /**
+     * Whether a RST_STREAM we send with {@code error} counts in the reset budget ({@link #reset}): every code but
+     * {@code NO_ERROR} (a stream whose response is complete: stop sending its body), {@code INTERNAL_ERROR} (our fault)
+     * and the {@code REFUSED_STREAM} of a graceful stop ({@code stopping}: our doing too) answers the client's doing,
+     * so it counts in the same budget as the resets the client sends ("MadeYouReset", 2025).
+     */
+    static boolean countsSent(Http2Error error, boolean stopping) {
+        return error != Http2Error.NO_ERROR && error != Http2Error.INTERNAL_ERROR
+                && !(error == Http2Error.REFUSED_STREAM && stopping);
+    }
+
     /** A stream was reset at {@code now}, by the client or by us for its doing ({@code what} says how). */
     void reset(long now, String what) throws Http2Exception {
         roll(now);

@@ -11,6 +11,7 @@ import dev.fleche.transport.internal.exchange.ConnectionDoor;
 import dev.fleche.transport.internal.exchange.Exchange;
 import dev.fleche.transport.internal.exchange.HttpDate;
 import dev.fleche.transport.internal.exchange.ResponseHead;
+import dev.fleche.transport.internal.loop.KeyInterest;
 import dev.fleche.transport.internal.loop.Reactor;
 import dev.fleche.transport.internal.loop.TimerNode;
 import dev.fleche.transport.internal.loop.WriteQueue;
@@ -31,21 +32,22 @@ import javax.net.ssl.SSLException;
  * One HTTP/2 connection (RFC 9113), owned by one {@link Reactor}: the spine of a socket that an HTTP/1.1 connection
  * handed over (prior-knowledge preface, {@code Upgrade: h2c}, or ALPN {@code h2}). It holds the lifecycle as one
  * {@link Http2State} (and whether it reads frames, {@link Intake}) and makes every decision. Its parts have their own
- * state, return results or report what they found, and never name it: the {@link FrameReader} (frames and their
- * frame-level checks), {@link ClientFrames} (what each frame read does: budgets charged, SETTINGS, PING, WINDOW_UPDATE,
- * RST_STREAM, GOAWAY, and our SETTINGS), {@link StreamTable} (the streams, each an {@link H2Stream} with its
- * {@link Exchange}, and the ids seen), {@link StreamRequests} (header blocks and DATA made into streams and their
- * bodies), {@link StreamResponses} (the response side: the exchanges' answers, the transport's own, the streams' body
- * and response-rate deadlines, a stream's local end), {@link PeerSettings} (the client's SETTINGS, applied once per
+ * state, return results or report what they found, and never name it: {@link Http2Inbound} (the client preface as far
+ * as matched, and bytes kept for the next read), the {@link FrameReader} (frames and their frame-level checks),
+ * {@link ClientFrames} (what each frame read does: budgets charged, SETTINGS, PING, WINDOW_UPDATE, RST_STREAM, GOAWAY,
+ * and our SETTINGS), {@link StreamTable} (the streams, each an {@link H2Stream} with its {@link Exchange}, and the ids
+ * seen), {@link StreamRequests} (header blocks and DATA made into streams and their bodies), {@link StreamResponses}
+ * (the response side: the handler called, the exchanges' answers, the transport's own, the streams' body and
+ * response-rate deadlines, a stream's local end or drop), {@link PeerSettings} (the client's SETTINGS, applied once per
  * frame), {@link FlowControl} (both windows, the streams', and the streams waiting for the connection),
  * {@link StreamOutput} (the output scheduler: response heads, and DATA as the windows and the budget allow),
  * {@link StreamTimers} (the streams' body timeouts and minimum rates), {@link Http2Budgets} (every flood and reset
  * budget), {@link GoAway} (our GOAWAY, once, and what is dropped after it), {@link Http2Framer} (frames out, with the
- * HPACK encoder), the {@link WriteQueue}, {@link Deadlines} (reading the output through {@link OutputProgress}) and
- * {@link Telemetry}. The parts that report back do so through their own {@code Listener}, which this connection
- * implements: what changes its state (the preface ended, the client going away, a stream reset, dropped or closed)
- * stays here. Exchanges reach it only through its {@link ConnectionDoor}, which hops onto the loop and calls it as the
- * door's {@code Behind}. Every method runs on the reactor thread.
+ * HPACK encoder), the {@link WriteQueue}, the {@link KeyInterest}, {@link Deadlines} (reading the output through
+ * {@link OutputProgress}) and {@link Telemetry}. The parts that report back do so through their own {@code Listener},
+ * which this connection implements: what changes its state (the preface ended, the client going away, a stream reset,
+ * dropped or closed) stays here. Exchanges reach it only through its {@link ConnectionDoor}, which hops onto the loop
+ * and calls it as the door's {@code Behind}. Every method runs on the reactor thread.
  *
  * <pre>
  *   PREFACE ─ client preface and its first SETTINGS ─▶ OPEN ─ drain, client GOAWAY ─▶ DRAINING (new streams
@@ -77,7 +79,6 @@ public final class Http2Connection extends TimerNode
     /** The client's and our addresses (the socket's, or a PROXY header's), from the HTTP/1.1 connection. */
     private final Origin origin;
     private final ServerOptions options;
-    private final SelectionKey key;
     private int slot = -1;
     private Http2State state = Http2State.PREFACE;
     private Intake intake = Intake.OPEN;
@@ -94,13 +95,12 @@ public final class Http2Connection extends TimerNode
     private final StreamRequests requests;
     /** The streams by id, and the ids seen. */
     private final StreamTable streams = new StreamTable();
-    private int interest = SelectionKey.OP_READ;
+    /** The selection key and the interest set on it. */
+    private final KeyInterest interest;
     public volatile String closeReason;
 
-    /** Preface bytes matched so far (24 once seen). */
-    private int prefaceMatched;
-    /** Bytes of a frame split across reads. */
-    private byte[] leftover;
+    /** The client preface as far as matched, and bytes of a frame split across reads. */
+    private final Http2Inbound inbound = new Http2Inbound();
     /** What the deadlines read of the output: whether it waits, when it last moved. */
     private final OutputProgress progress;
     /** Our GOAWAY (at most one) and what is dropped after it. */
@@ -126,7 +126,6 @@ public final class Http2Connection extends TimerNode
         this.origin = origin;
         this.channel = channel;
         this.id = id;
-        this.key = key;
         this.options = reactor.options;
         this.deadlines = new Deadlines(options, reactor.now);
         this.telemetry = Telemetry.of(reactor.counters, reactor.events, id, reactor.accessLog, channel, origin,
@@ -146,7 +145,7 @@ public final class Http2Connection extends TimerNode
         this.progress = new OutputProgress(outbound, streams, flow);
         this.frames = new ClientFrames(options, streams, requests, responses, flow, peerSettings, budgets, framer,
                 telemetry, this);
-        this.interest = key.interestOps();
+        this.interest = new KeyInterest(channel, key);
     }
 
     /**
@@ -217,13 +216,23 @@ public final class Http2Connection extends TimerNode
                 flushOutput(); // closes once what is queued is written (nothing may be staged: a client GOAWAY)
             }
             updateInterest();
-        } catch (SSLException e) {
+        } catch (IOException | RuntimeException e) {
+            failed(e);
+        }
+    }
+
+    /**
+     * Reading or writing failed: a TLS failure (bad records, a renegotiation) is the client's fault, a DEBUG event
+     * without a stack trace; any other I/O error closes; anything else is our fault, logged with its stack trace.
+     */
+    private void failed(Exception e) {
+        if (e instanceof SSLException) {
             telemetry.tlsFailed(state, e.getMessage());
             close("tls-error");
-        } catch (IOException e) {
+        } else if (e instanceof IOException) {
             close("io-error");
-        } catch (RuntimeException e) {
-            telemetry.failed(e);
+        } else {
+            telemetry.failed((RuntimeException) e);
             close("internal-error");
         }
     }
@@ -232,17 +241,13 @@ public final class Http2Connection extends TimerNode
         ByteBuffer buffer = reactor.readBuffer;
         do {
             buffer.clear();
-            byte[] kept = leftover;
-            leftover = null;
-            if (kept != null) {
-                buffer.put(kept);
-            }
+            boolean kept = inbound.restore(buffer);
             int n = channel.read(buffer);
             if (n < 0) {
                 clientGone();
                 return;
             }
-            if (n == 0 && kept == null) {
+            if (n == 0 && !kept) {
                 return;
             }
             telemetry.read(n);
@@ -270,11 +275,18 @@ public final class Http2Connection extends TimerNode
      * its budget (reading stops there until the client drains it). The only place frames are read.
      */
     private void serve(ByteBuffer in) {
-        if (prefaceMatched < Frames.PREFACE.length && !matchPreface(in)) {
-            return;
+        switch (inbound.preface(in)) {
+            case WRONG -> {
+                connectionError(Http2Exception.connection(Http2Error.PROTOCOL_ERROR, "invalid connection preface"));
+                return;
+            }
+            case PARTIAL -> {
+                return;
+            }
+            default -> { } // seen: frames follow
         }
         while (state.reads()) {
-            if (budgets.outputFull(outputBytes()) && !outputTakenNow()) {
+            if (budgets.outputFull(outbound.unsentBytes()) && !outputTakenNow()) {
                 holdReading();
                 break;
             }
@@ -298,20 +310,14 @@ public final class Http2Connection extends TimerNode
             }
         }
         if (in.hasRemaining() && state.reads()) {
-            leftover = new byte[in.remaining()];
-            in.get(leftover);
+            inbound.keep(in);
         }
-    }
-
-    /** The bytes produced for the client that its socket has not taken: staged and queued. */
-    private long outputBytes() {
-        return outbound.stagedBytes() + outbound.queuedBytes();
     }
 
     /** Writes what is staged and queued now; returns whether the output is below its budget after that. */
     private boolean outputTakenNow() {
         flushOutput();
-        return state.reads() && !budgets.outputFull(outputBytes());
+        return state.reads() && !budgets.outputFull(outbound.unsentBytes());
     }
 
     /**
@@ -323,20 +329,8 @@ public final class Http2Connection extends TimerNode
             return; // the flush closed it
         }
         intake = Intake.HELD;
-        telemetry.outputHeld(outputBytes());
+        telemetry.outputHeld(outbound.unsentBytes());
         updateInterest();
-    }
-
-    /** Matches the client preface at the start of {@code in}; false when it is wrong or not whole yet. */
-    private boolean matchPreface(ByteBuffer in) {
-        while (in.hasRemaining() && prefaceMatched < Frames.PREFACE.length) {
-            if (in.get() != Frames.PREFACE[prefaceMatched]) {
-                connectionError(Http2Exception.connection(Http2Error.PROTOCOL_ERROR, "invalid connection preface"));
-                return false;
-            }
-            prefaceMatched++;
-        }
-        return prefaceMatched == Frames.PREFACE.length;
     }
 
     // ---------------------------------------------------------------- what the client's frames change (ClientFrames)
@@ -390,10 +384,8 @@ public final class Http2Connection extends TimerNode
     }
 
     /**
-     * Sends RST_STREAM on {@code stream}. Every code but {@code NO_ERROR} (a stream whose response is complete:
-     * stop sending its body), {@code INTERNAL_ERROR} (our fault) and the {@code REFUSED_STREAM} of a graceful stop
-     * (our doing too) answers the client's doing, so it counts in the same budget as the resets the client sends
-     * ("MadeYouReset", 2025).
+     * Sends RST_STREAM on {@code stream}; one that answers the client's doing counts in the reset budget
+     * ({@link Http2Budgets#countsSent}).
      */
     @Override
     public void resetStream(int stream, Http2Error error, String why) {
@@ -410,8 +402,7 @@ public final class Http2Connection extends TimerNode
         } else {
             streams.remember(stream);
         }
-        if (error != Http2Error.NO_ERROR && error != Http2Error.INTERNAL_ERROR
-                && !(error == Http2Error.REFUSED_STREAM && state == Http2State.DRAINING)) { // (a stop refuses: ours)
+        if (Http2Budgets.countsSent(error, state == Http2State.DRAINING)) {
             countSent("RST_STREAM " + error);
         }
     }
@@ -440,17 +431,10 @@ public final class Http2Connection extends TimerNode
         }
         telemetry.http2Error(e.error().name(), e.getMessage());
         if (e.rule() != null) {
-            budgetTripped(Refusal.valueOf(e.rule()), e.getMessage());
+            telemetry.budgetTripped(Refusal.valueOf(e.rule()), e.getMessage(), reactor.now);
         }
         goAway.send(e.error(), GoAway.debug(e));
         closing("h2-" + e.error().name().toLowerCase(Locale.ROOT));
-    }
-
-    /** The client went beyond the budget of {@code rule}: counted, a {@code reject} event, one access-log line. */
-    private void budgetTripped(Refusal rule, String why) {
-        telemetry.refused(rule);
-        telemetry.rejected(rule.status(), why, rule.name());
-        telemetry.refusedAlone(rule.name(), rule.status(), 0, reactor.now);
     }
 
     /**
@@ -469,43 +453,20 @@ public final class Http2Connection extends TimerNode
             deadlines.restart(reactor.now);
             armTimer(deadlines.at(Deadline.LINGER));
         }
-        leftover = null;
+        inbound.drop();
         updateInterest();
     }
 
     /** Forgets {@code s}: its queued bytes are dropped, its exchange hears that the client left. */
     @Override
     public void dropStream(H2Stream s, String why) {
-        if (s.state != H2Stream.State.CLOSED) {
-            s.moveTo(H2Stream.State.CLOSED);
-        }
-        flow.forget(s);
-        s.pending.clear();
-        s.pendingBytes = 0;
-        streams.closed(s);
-        responses.logEnds(s, true);
-        Exchange ex = s.exchange;
-        if (ex != null && !ex.isResponseWritten()) {
-            telemetry.exchangeEnded();
-            ex.clientGone(why);
-        }
+        responses.drop(s, why);
         closeWhenDrained();
     }
 
-    /** Calls the handler on this thread. */
     @Override
     public void dispatch(H2Stream s) {
-        Exchange ex = s.exchange;
-        try {
-            reactor.handler.handle(ex);
-        } catch (Throwable t) {
-            telemetry.handlerFailed(t);
-            if (ex.claimResponse()) {
-                responses.answerError(s, Refusal.HANDLER_FAILED.status(), Refusal.HANDLER_FAILED.reason(options));
-            } else {
-                resetStream(s.id, Http2Error.INTERNAL_ERROR, "handler failed");
-            }
-        }
+        responses.dispatch(s, reactor.handler);
     }
 
     // ---------------------------------------------------------------- behind the door (ConnectionDoor), on the loop
@@ -672,7 +633,7 @@ public final class Http2Connection extends TimerNode
             return;
         }
         if ((intake == Intake.HELD || flow.waitingForBudget()) && !drainTaskQueued
-                && budgets.outputDrained(outputBytes())) { // (held by the budget, not by the client's window)
+                && budgets.outputDrained(outbound.unsentBytes())) { // (held by the budget, not by the client's window)
             // Not from here: a flush may run inside another connection's staging (Reactor.stage). A task of ours.
             drainTaskQueued = true;
             reactor.execute(this::outputDrained);
@@ -699,25 +660,19 @@ public final class Http2Connection extends TimerNode
             return;
         }
         try {
-            if (budgets.outputDrained(outputBytes())) {
+            if (budgets.outputDrained(outbound.unsentBytes())) {
                 responses.wakeWaiting();
                 if (intake == Intake.HELD && state.reads()) {
                     intake = Intake.OPEN;
-                    telemetry.outputResumed(outputBytes());
-                    if (leftover != null || channel.hasBufferedInput()) {
+                    telemetry.outputResumed(outbound.unsentBytes());
+                    if (inbound.hasKept() || channel.hasBufferedInput()) {
                         onReadable();
                     }
                 }
             }
             flushOutput();
-        } catch (SSLException e) {
-            telemetry.tlsFailed(state, e.getMessage());
-            close("tls-error");
-        } catch (IOException e) {
-            close("io-error");
-        } catch (RuntimeException e) {
-            telemetry.failed(e);
-            close("internal-error");
+        } catch (IOException | RuntimeException e) {
+            failed(e);
         }
     }
 
@@ -725,12 +680,7 @@ public final class Http2Connection extends TimerNode
         if (state == Http2State.CLOSED) {
             return;
         }
-        int wanted = (readsFrames() ? SelectionKey.OP_READ : 0) | (outbound.queued() ? SelectionKey.OP_WRITE : 0);
-        int ops = channel.interestOps(wanted);
-        if (ops != interest) {
-            interest = ops;
-            key.interestOps(ops);
-        }
+        interest.want(readsFrames(), outbound.queued());
     }
 
     // ---------------------------------------------------------------- timers
@@ -782,8 +732,8 @@ public final class Http2Connection extends TimerNode
         }
         telemetry.timedOut(fired);
         if (fired == Deadline.WRITE_STALL && intake == Intake.HELD && outbound.queued()) {
-            budgetTripped(Refusal.HTTP2_OUTPUT_NOT_TAKEN, Refusal.HTTP2_OUTPUT_NOT_TAKEN.reason(options)
-                    + " (" + outputBytes() + " bytes)");
+            telemetry.budgetTripped(Refusal.HTTP2_OUTPUT_NOT_TAKEN, Refusal.HTTP2_OUTPUT_NOT_TAKEN.reason(options)
+                    + " (" + outbound.unsentBytes() + " bytes)", reactor.now);
         }
         if (fired == Deadline.WRITE_STALL && !outbound.queued()) {
             responses.stallBlockedStreams(reactor.now); // the socket moves; streams wait on windows the client never opens
@@ -836,19 +786,9 @@ public final class Http2Connection extends TimerNode
         }
         reactor.wheel.cancel(this);
         reactor.releaseStaging(this);
-        key.cancel();
+        interest.cancel();
         channel.close();
-        for (H2Stream s : streams.snapshot()) {
-            responses.logEnds(s, true);
-            Exchange ex = s.exchange;
-            if (ex != null && !ex.isResponseWritten()) {
-                telemetry.exchangeEnded();
-            }
-            if (ex != null) {
-                ex.clientGone("connection closed: " + closeReason);
-            }
-        }
-        streams.clear();
+        responses.connectionClosed("connection closed: " + closeReason);
         outbound.drop();
         telemetry.closing();
         reactor.closed(this);

@@ -187,6 +187,6 @@ final class StreamOutput {
 
     /** The DATA payload the queued-output budget has room for now (a frame's header counted); 0 or less: none. */
     private long dataRoom() {
-        return budgets.outputRoom(out.stagedBytes() + out.queuedBytes()) - Frames.HEADER_BYTES;
+        return budgets.outputRoom(out.unsentBytes()) - Frames.HEADER_BYTES;
     }
 }

@@ -2,6 +2,7 @@ package dev.fleche.transport.internal.http2;
 
 import dev.fleche.transport.ErrorRenderer;
 import dev.fleche.transport.HttpFields;
+import dev.fleche.transport.HttpHandler;
 import dev.fleche.transport.RequestBodyException;
 import dev.fleche.transport.ServerOptions;
 import dev.fleche.transport.http1.ProtocolRule;
@@ -367,6 +368,59 @@ final class StreamResponses {
         while ((s = output.nextToWake()) != null) {
             pump(s); // sends a byte at least, or no longer waits for the connection: the loop ends
         }
+    }
+
+    /**
+     * Calls {@code handler} with the exchange of {@code s} on this thread; when it throws, answers {@code 500} if
+     * nothing was started, else resets the stream ({@code INTERNAL_ERROR}).
+     */
+    void dispatch(H2Stream s, HttpHandler handler) {
+        Exchange ex = s.exchange;
+        try {
+            handler.handle(ex);
+        } catch (Throwable t) {
+            telemetry.handlerFailed(t);
+            if (ex.claimResponse()) {
+                answerError(s, Refusal.HANDLER_FAILED.status(), Refusal.HANDLER_FAILED.reason(options));
+            } else {
+                listener.resetStream(s.id, Http2Error.INTERNAL_ERROR, "handler failed");
+            }
+        }
+    }
+
+    /**
+     * Forgets {@code s} (reset, or the connection closing): its held-back bytes are dropped, its windows forgotten,
+     * its log entry cut, and its exchange, unless answered, hears {@code why} the client left.
+     */
+    void drop(H2Stream s, String why) {
+        if (s.state != H2Stream.State.CLOSED) {
+            s.moveTo(H2Stream.State.CLOSED);
+        }
+        flow.forget(s);
+        s.pending.clear();
+        s.pendingBytes = 0;
+        streams.closed(s);
+        logEnds(s, true);
+        Exchange ex = s.exchange;
+        if (ex != null && !ex.isResponseWritten()) {
+            telemetry.exchangeEnded();
+            ex.clientGone(why);
+        }
+    }
+
+    /** The connection closed: every stream's log entry is cut, its exchange hears {@code why}; none is left. */
+    void connectionClosed(String why) {
+        for (H2Stream s : streams.snapshot()) {
+            logEnds(s, true);
+            Exchange ex = s.exchange;
+            if (ex != null && !ex.isResponseWritten()) {
+                telemetry.exchangeEnded();
+            }
+            if (ex != null) {
+                ex.clientGone(why);
+            }
+        }
+        streams.clear();
     }
 
     /** The stream's access-log entry ends: whole, or {@code cut}. */

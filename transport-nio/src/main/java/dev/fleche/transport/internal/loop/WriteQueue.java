@@ -135,6 +135,11 @@ public class WriteQueue {
         return queued() || stagedBytes() > 0;
     }
 
+    /** The bytes produced for the client that its socket has not taken: staged and queued. */
+    public final long unsentBytes() {
+        return stagedBytes() + queuedBytes;
+    }
+
     /** Queued bytes not yet written, for blocked writers on any thread. */
     public final long queuedBytes() {
         return queuedBytes;

@@ -158,6 +158,16 @@ public class Telemetry {
         rejected(rule.status(), rule.reason(), rule.name());
     }
 
+    /**
+     * HTTP/2: the client went beyond the budget of {@code rule} ({@code why}) at {@code now}, and the connection goes
+     * away: counted, a {@code reject} event, one access-log line.
+     */
+    public void budgetTripped(Refusal rule, String why, long now) {
+        refused(rule);
+        rejected(rule.status(), why, rule.name());
+        refusedAlone(rule.name(), rule.status(), 0, now);
+    }
+
     /** A refusal is being answered (or, when the connection already closes, just closes it). */
     public void rejected(int status, String reason, String rule) {
         if (events.on()) {
