@@ -13,6 +13,7 @@ import dev.fleche.transport.internal.channel.Origin;
 import dev.fleche.transport.internal.channel.PlainChannel;
 import dev.fleche.transport.internal.channel.PlaintextRequestException;
 import dev.fleche.transport.internal.rules.RateWindow;
+import dev.fleche.transport.internal.loop.KeyInterest;
 import dev.fleche.transport.internal.loop.Reactor;
 import dev.fleche.transport.internal.rules.Refusal;
 import dev.fleche.transport.internal.exchange.ResponseHead;
@@ -22,7 +23,6 @@ import dev.fleche.transport.ErrorRenderer;
 import dev.fleche.transport.HttpFields;
 import dev.fleche.transport.RequestBodyException;
 import dev.fleche.transport.ServerOptions;
-import dev.fleche.transport.TlsOptions;
 import dev.fleche.transport.http1.ChunkedDecoder;
 import dev.fleche.transport.http1.ProtocolRule;
 import dev.fleche.transport.http1.RequestException;
@@ -77,27 +77,15 @@ import javax.net.ssl.SSLException;
  * (from a task) serves the kept bytes itself — so serving never re-enters itself.
  */
 public final class Http1Connection extends TimerNode
-        implements Reactor.Attachment, ConnectionChannel.Listener, Deadlines.Input, ConnectionDoor.Behind {
+        implements Reactor.Attachment, ConnectionChannel.Listener, ConnectionDoor.Behind {
     public final Reactor reactor;
-
-    /**
-     * The second, small axis: what the connection takes from the socket, in the states that read. Reading pauses
-     * while a slow handler has a full window of body, or a pipelined request waits for the one in flight; it ends for
-     * good when the client ends its stream after a whole request (a half-close: the requests received are answered,
-     * then the connection closes).
-     *
-     * <pre>
-     *   OPEN ⇄ PAUSED        OPEN ─ EOF after a whole request ─▶ ENDED
-     * </pre>
-     */
-    enum Intake { OPEN, PAUSED, ENDED }
-
 
     final ConnectionChannel channel;
     final long id;
     /** The client's and our addresses: the socket's, or a PROXY header's. */
     private final Origin origin;
-    private SelectionKey key;
+    /** The selection key and the interest set on it. */
+    private final KeyInterest interest;
     /** This connection's place in its reactor's list. */
     private int slot = -1;
     /** The number the next exchange gets ({@link Exchange#stream()}). */
@@ -113,14 +101,10 @@ public final class Http1Connection extends TimerNode
     private final ResponseSide response;
     /** The exchange in flight: its response is the next to be written, its body the next bytes read. */
     private Exchange exchange;
-    /** The client chose {@code h2} by ALPN: the socket goes to HTTP/2 ({@link ToHttp2}) before any request. */
-    private boolean alpnH2;
-    /** The HTTP/2 connection this one handed its socket to, or null: the channel still tells this one its events. */
-    private ConnectionChannel.Listener handedTo;
-    /** The interest set on the selection key. */
-    private int interest = SelectionKey.OP_READ;
+    /** The way to HTTP/2 before the first request, and the HTTP/2 connection the socket went to. */
+    private final Http2Handover http2;
     /** What is read from the socket: paused by flow control, ended by a half-close. */
-    private Intake intake = Intake.OPEN;
+    private final Intake intake = new Intake();
     /** Whether {@link #serve} is on the stack: a response completed inside it leaves the rest of its bytes to it. */
     private boolean serving;
     /** In LINGERING: what the client sends is dropped, within a limit; null before. */
@@ -130,6 +114,8 @@ public final class Http1Connection extends TimerNode
      * (bytes read, an exchange started or ended, reading resumed).
      */
     private final Deadlines deadlines;
+    /** What the deadlines read of this connection: reading paused, output waiting, the two rates. */
+    private final Http1Progress progress;
     public volatile String closeReason;
     /** Counters, events and the access log, told what happened; never null. */
     private final Telemetry telemetry;
@@ -145,12 +131,15 @@ public final class Http1Connection extends TimerNode
         this.id = id;
         this.origin = origin;
         this.channel = reactor.openChannel(socket, this, early);
+        this.interest = new KeyInterest(channel);
         this.state = channel.isHandshaking() ? Http1State.HANDSHAKING : Http1State.IDLE;
         this.deadlines = new Deadlines(reactor.options, reactor.now);
         this.telemetry = Telemetry.of(reactor.counters, reactor.events, id, reactor.accessLog, channel, origin,
                 reactor.options.nanoClock());
         this.door = new ConnectionDoor(reactor, id, channel, origin, telemetry, this);
         this.response = new ResponseSide(reactor, channel, this, shared.encoder, telemetry);
+        this.progress = new Http1Progress(intake, response, inbound);
+        this.http2 = new Http2Handover(reactor, channel, this, id, origin, shared.http2);
     }
 
     private void moveTo(Http1State next) {
@@ -169,7 +158,7 @@ public final class Http1Connection extends TimerNode
 
     @Override
     public void opened(SelectionKey registered) {
-        key = registered;
+        interest.registered(registered);
         telemetry.opened(origin);
         armTimer(deadlines.at(state.deadline));
     }
@@ -185,6 +174,7 @@ public final class Http1Connection extends TimerNode
     /** The channel can make progress by itself (a TLS task finished): retries both directions. */
     @Override
     public void channelReady() {
+        ConnectionChannel.Listener handedTo = http2.handedTo();
         if (handedTo != null) {
             handedTo.channelReady(); // the channel's listener is still this connection
             return;
@@ -242,7 +232,7 @@ public final class Http1Connection extends TimerNode
                 deadlines.restart(reactor.now);
             }
             serve(buffer.array(), 0, buffer.position());
-        } while (channel.hasBufferedInput() && state.reads() && intake == Intake.OPEN);
+        } while (channel.hasBufferedInput() && state.reads() && intake.open());
     }
 
     /**
@@ -268,7 +258,7 @@ public final class Http1Connection extends TimerNode
                 deadlines.restart(reactor.now);
                 body.directFilled(target, n);
                 bodyBytesTaken(body, n);
-                target = state == Http1State.STREAMING_BODY && intake == Intake.OPEN ? body.directTarget() : null;
+                target = state == Http1State.STREAMING_BODY && intake.open() ? body.directTarget() : null;
             }
             return true;
         } finally {
@@ -284,14 +274,7 @@ public final class Http1Connection extends TimerNode
      * differs). Returns whether the bytes were taken.
      */
     private boolean http2Entry(byte[] bytes, int offset, int end) {
-        if (alpnH2) {
-            becomeHttp2(null, null, null, bytes, offset, end);
-            return true;
-        }
-        if (!reactor.options.http2PriorKnowledge() || channel.tlsInfo() != null) {
-            return false;
-        }
-        switch (Http2Entry.preface(bytes, offset, end)) {
+        switch (http2.entry(bytes, offset, end)) {
             case HTTP2 -> becomeHttp2(null, null, null, bytes, offset, end);
             case PARTIAL -> inbound.keep(bytes, offset, end);
             default -> {
@@ -302,7 +285,7 @@ public final class Http1Connection extends TimerNode
     }
 
     /**
-     * Hands the socket to HTTP/2 ({@link ToHttp2}): this connection ends without closing it (no timer, no parts
+     * Hands the socket to HTTP/2 ({@link Http2Handover}): this connection ends without closing it (no timer, no parts
      * held) and the new one takes its key, its place in the reactor and {@code bytes[offset, end)}; {@code before}
      * (a {@code 101}) is written first, and an upgraded request becomes stream 1.
      */
@@ -311,12 +294,7 @@ public final class Http1Connection extends TimerNode
         moveTo(Http1State.CLOSED);
         inbound.release(shared);
         response.forget();
-        ConnectionChannel.Listener next = shared.http2.take(reactor, this, channel, id, key, origin, before, upgraded,
-                settings, bytes == null ? new byte[0] : bytes, offset, end);
-        handedTo = next;
-        if (channel.hasBufferedInput()) {
-            reactor.execute(next::channelReady);
-        }
+        http2.handOver(interest.key(), before, upgraded, settings, bytes, offset, end);
     }
 
     // ---------------------------------------------------------------- TLS
@@ -331,8 +309,7 @@ public final class Http1Connection extends TimerNode
         deadlines.restart(reactor.now);
         telemetry.handshakeDone(channel.tlsInfo());
         armTimer(deadlines.at(Deadline.IDLE));
-        if (reactor.options.http2Alpn() && TlsOptions.ALPN_H2.equals(channel.tlsInfo().applicationProtocol())) {
-            alpnH2 = true; // the next bytes read, or this task if none come with the handshake, hand over
+        if (http2.alpnChosen()) { // the next bytes read, or this task if none come with the handshake, hand over
             reactor.execute(() -> {
                 if (state == Http1State.IDLE && streams == 0) {
                     becomeHttp2(null, null, null, null, 0, 0);
@@ -380,7 +357,7 @@ public final class Http1Connection extends TimerNode
      */
     private void onEof() {
         if (state == Http1State.DISPATCHED) {
-            intake = Intake.ENDED;
+            intake.end();
             Exchange current = exchange;
             if (current != null && current.watchesDeparture()) {
                 clientGone(); // someone waits to hear the client left (a long-poll): it must not wait for ever
@@ -398,7 +375,7 @@ public final class Http1Connection extends TimerNode
      */
     @Override
     public void departureWatched(int stream) {
-        if (intake == Intake.ENDED && inFlight(stream) != null && state == Http1State.DISPATCHED) {
+        if (intake.ended() && inFlight(stream) != null && state == Http1State.DISPATCHED) {
             clientGone();
         }
     }
@@ -456,7 +433,7 @@ public final class Http1Connection extends TimerNode
         } finally {
             serving = false;
         }
-        if (intake == Intake.ENDED) {
+        if (intake.ended()) {
             afterInputEnded();
         }
     }
@@ -524,8 +501,8 @@ public final class Http1Connection extends TimerNode
         }
         int at = inbound.parseHead(shared, bytes, offset, end);
         RequestHead head = inbound.completedHead(shared);
-        if (head != null && streams == 0 && Http2Entry.upgradeAsked(reactor.options, channel, head)) {
-            byte[] settings = Http2Entry.upgradeSettings(head);
+        if (head != null && streams == 0) {
+            byte[] settings = http2.upgradeSettings(head);
             if (settings != null) {
                 becomeHttp2(Http2Entry.SWITCHING_PROTOCOLS, head, settings, bytes, at, end);
                 return end;
@@ -855,7 +832,7 @@ public final class Http1Connection extends TimerNode
             // Kept bytes mean that no serve() is on the stack (it holds them while it runs): serve them now.
             byte[] kept = inbound.takeLeftover();
             serve(kept, 0, kept.length);
-        } else if (intake == Intake.ENDED && !serving) {
+        } else if (intake.ended() && !serving) {
             afterInputEnded(); // inside serve(), bytes of a next request may still be in its hands: it decides
         }
     }
@@ -1064,19 +1041,16 @@ public final class Http1Connection extends TimerNode
     // ---------------------------------------------------------------- flow control and interest
 
     private void pauseReading() {
-        if (intake == Intake.OPEN) {
-            intake = Intake.PAUSED;
-        }
+        intake.pause();
         inbound.stopBodyRate(); // the handler holds things up, not the client
         updateInterest();
     }
 
     /** The handler took body bytes, or the exchange ended: reading goes on. */
     private void resumeReading() {
-        if (intake != Intake.PAUSED || !state.reads()) {
+        if (!state.reads() || !intake.resume()) {
             return;
         }
-        intake = Intake.OPEN;
         deadlines.restart(reactor.now);
         if (state == Http1State.READING_BODY || state == Http1State.STREAMING_BODY || state == Http1State.DISCARDING_BODY) {
             startRequestRate();
@@ -1092,13 +1066,7 @@ public final class Http1Connection extends TimerNode
         if (state == Http1State.CLOSED) {
             return;
         }
-        boolean reading = state == Http1State.LINGERING || (state.reads() && intake == Intake.OPEN);
-        int wanted = (reading ? SelectionKey.OP_READ : 0) | (response.queued() ? SelectionKey.OP_WRITE : 0);
-        int ops = channel.interestOps(wanted);
-        if (ops != interest) {
-            interest = ops;
-            key.interestOps(ops);
-        }
+        interest.want(state == Http1State.LINGERING || (state.reads() && intake.open()), response.queued());
     }
 
     // ---------------------------------------------------------------- timers
@@ -1115,7 +1083,7 @@ public final class Http1Connection extends TimerNode
         if (state == Http1State.CLOSED) {
             return;
         }
-        Deadline fired = deadlines.due(state.deadline, this, reactor.now);
+        Deadline fired = deadlines.due(state.deadline, progress, reactor.now);
         if (fired == null) {
             reactor.wheel.schedule(this, deadlines.next());
         } else {
@@ -1136,31 +1104,6 @@ public final class Http1Connection extends TimerNode
             return;
         }
         close(deadline.closeReason());
-    }
-
-    @Override
-    public boolean readPaused() {
-        return intake == Intake.PAUSED;
-    }
-
-    @Override
-    public boolean outputWaiting() {
-        return response.queued();
-    }
-
-    @Override
-    public long lastWriteProgress() {
-        return response.held().lastWriteProgress();
-    }
-
-    @Override
-    public RateWindow responseRate() {
-        return response.rate();
-    }
-
-    @Override
-    public RateWindow requestRate() {
-        return inbound.bodyRate();
     }
 
     // ---------------------------------------------------------------- shutdown
@@ -1201,7 +1144,7 @@ public final class Http1Connection extends TimerNode
         }
         reactor.wheel.cancel(this);
         reactor.releaseStaging(this);
-        key.cancel();
+        interest.cancel();
         channel.close();
         Exchange current = exchange;
         if (current != null) {
