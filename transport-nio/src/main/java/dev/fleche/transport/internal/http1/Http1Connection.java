@@ -21,9 +21,6 @@ import dev.fleche.transport.internal.telemetry.Telemetry;
 import dev.fleche.transport.internal.loop.TimerNode;
 import dev.fleche.transport.ErrorRenderer;
 import dev.fleche.transport.HttpFields;
-import dev.fleche.transport.RequestBodyException;
-import dev.fleche.transport.ServerOptions;
-import dev.fleche.transport.http1.ChunkedDecoder;
 import dev.fleche.transport.http1.ProtocolRule;
 import dev.fleche.transport.http1.RequestException;
 import dev.fleche.transport.http1.RequestHead;
@@ -36,15 +33,18 @@ import javax.net.ssl.SSLException;
 
 /**
  * One HTTP/1.1 client connection, owned by one {@link Reactor}: the spine. It holds the lifecycle as one
- * {@link Http1State} (and the small {@link Intake} axis) and makes every decision that depends on it: what to do with
- * bytes read, which timer applies, after a response, on an error. Everything else is a part it owns, with its own
- * state, that returns results and decides nothing: the {@link ConnectionChannel} (bytes in and out, plain or TLS; it
- * tells the connection when its handshake is done), {@link Inbound} (kept bytes, head parser, body decoder),
- * {@link ResponseSide} (the response side while there is one: its {@link Outbound}, the framing of responses into its
- * write queue, taken and let go; a {@code 500} in place of an invalid head), {@link Http1Shared} (the reactor's encoder and
- * parser pool), {@link Lingering} (the lingering close), {@link Http2Entry} and {@link ToHttp2} (how a client that
- * speaks HTTP/2 is recognised, and where its socket goes), {@link Deadlines} (which timer is due) and {@link Telemetry}
- * (counters, events, access log); the steps its state may take are {@link Http1State}'s table. Exchanges reach it only
+ * {@link Http1State} (and drives the small {@link Intake} axis, a part that holds it) and makes every decision that
+ * depends on it: what to do with bytes read, which timer applies, after a response, on an error. Everything else is a
+ * part it owns, with its own state, that returns results and decides nothing: the {@link ConnectionChannel} (bytes in
+ * and out, plain or TLS; it tells the connection when its handshake is done), the {@link KeyInterest} (the selection
+ * key and its interest set), {@link Inbound} (kept bytes, head parser, body decoder), {@link BodyIntake} (how the body
+ * in flight begins, the bytes it takes, its rate and its limit), {@link ResponseSide} (the response side while there is
+ * one: its {@link Outbound}, the framing of responses and refusals into its write queue, taken and let go; a
+ * {@code 500} in place of an invalid head), {@link Http1Shared} (the reactor's encoder and parser pool),
+ * {@link Lingering} (the lingering close), {@link Http2Handover} (how a client that speaks HTTP/2 is recognised, with
+ * {@link Http2Entry}, and the hand-over of its socket through {@link ToHttp2}), {@link Deadlines} (which timer is due,
+ * reading the connection through {@link Http1Progress}) and {@link Telemetry} (counters, events, access log); the
+ * steps its state may take are {@link Http1State}'s table. Exchanges reach it only
  * through its {@link ConnectionDoor}, which hops onto the loop and calls it as the door's {@code Behind}; the door is
  * its own object, the same for HTTP/2. It is its own timer node: one deadline, whichever applies. Every method runs on
  * the reactor thread.
@@ -101,6 +101,8 @@ public final class Http1Connection extends TimerNode
     private final ResponseSide response;
     /** The exchange in flight: its response is the next to be written, its body the next bytes read. */
     private Exchange exchange;
+    /** How the body in flight begins, what it takes, its rate and its limit. */
+    private final BodyIntake body;
     /** The way to HTTP/2 before the first request, and the HTTP/2 connection the socket went to. */
     private final Http2Handover http2;
     /** What is read from the socket: paused by flow control, ended by a half-close. */
@@ -140,6 +142,7 @@ public final class Http1Connection extends TimerNode
         this.response = new ResponseSide(reactor, channel, this, shared.encoder, telemetry);
         this.progress = new Http1Progress(intake, response, inbound);
         this.http2 = new Http2Handover(reactor, channel, this, id, origin, shared.http2);
+        this.body = new BodyIntake(reactor.options, inbound, door, telemetry);
     }
 
     private void moveTo(Http1State next) {
@@ -243,10 +246,10 @@ public final class Http1Connection extends TimerNode
      * of bytes, or the client's end).
      */
     private boolean readBodyDirect(ByteBuffer first) throws IOException {
-        RequestBody body = inbound.body();
+        RequestBody decoder = inbound.body();
         try {
             for (ByteBuffer target = first; target != null; ) {
-                int n = channel.read(target);
+                int n = body.readDirect(channel, target);
                 if (n < 0) {
                     onEof();
                     return false;
@@ -254,15 +257,13 @@ public final class Http1Connection extends TimerNode
                 if (n == 0) {
                     return false;
                 }
-                telemetry.read(n);
                 deadlines.restart(reactor.now);
-                body.directFilled(target, n);
-                bodyBytesTaken(body, n);
-                target = state == Http1State.STREAMING_BODY && intake.open() ? body.directTarget() : null;
+                bodyBytesTaken(decoder, n);
+                target = state == Http1State.STREAMING_BODY && intake.open() ? decoder.directTarget() : null;
             }
             return true;
         } finally {
-            body.directBatchDone();
+            decoder.directBatchDone();
         }
     }
 
@@ -444,16 +445,11 @@ public final class Http1Connection extends TimerNode
      * that pipelines and does not read, whose answers would otherwise pile up without bound.
      */
     private boolean outputAboveHighWater() {
-        if (outputBytes() < reactor.options.outboundHighWaterBytes()) {
+        if (!response.atHighWater()) {
             return false;
         }
         flushOutput();
-        return outputBytes() >= reactor.options.outboundHighWaterBytes();
-    }
-
-    /** Response bytes produced and not yet taken by the socket. */
-    private long outputBytes() {
-        return response.bytes();
+        return response.atHighWater();
     }
 
     /**
@@ -467,10 +463,17 @@ public final class Http1Connection extends TimerNode
         }
     }
 
+    /**
+     * Whether the pipelined requests kept by {@link #holdPipelined} may be served now: no request in flight, no
+     * {@link #serve} on the stack, and the client took the output down to half the mark.
+     */
+    private boolean pipelinedMayGoOn() {
+        return state.waitsForRequest() && inbound.hasLeftover() && !serving && response.drainedToHalf();
+    }
+
     /** A task once the output drained: the pipelined requests kept by {@link #holdPipelined} are served. */
     private void servePipelined() {
-        if (state.waitsForRequest() && inbound.hasLeftover() && !serving
-                && outputBytes() <= reactor.options.outboundHighWaterBytes() / 2) {
+        if (pipelinedMayGoOn()) {
             resumeReading();
             byte[] kept = inbound.takeLeftover();
             serve(kept, 0, kept.length);
@@ -525,100 +528,80 @@ public final class Http1Connection extends TimerNode
         if (out != null) {
             out.newExchange(); // pipelined behind a response still being written
         }
-        started.logEntry = telemetry.requestStarted(head, outputBytes());
+        started.logEntry = telemetry.requestStarted(head, response.bytes());
         if (!head.hasBody()) {
             moveTo(Http1State.DISPATCHED);
             dispatch(started);
             return;
         }
-        ServerOptions options = reactor.options;
-        long length = head.contentLength();
-        if (length > options.bodyLimit()) {
+        BodyIntake.Start start = body.begin(started);
+        if (start == BodyIntake.Start.TOO_LARGE) {
             refuse(Refusal.BODY_TOO_LARGE);
             return;
         }
         deadlines.restart(reactor.now);
         armTimer(deadlines.at(Deadline.BODY));
-        RequestBody body = inbound.body();
-        if (!head.chunked() && length <= options.bodyAggregationBytes() && !head.expectContinue()) {
-            body.aggregate((int) length);
-            moveTo(Http1State.READING_BODY); // dispatched once the body is complete
-            startRequestRate();
-            return;
-        }
-        streamBody(started, body);
-        if (head.expectContinue()) {
-            moveTo(Http1State.EXPECTING_CONTINUE); // the body rate starts once 100 Continue is sent
-        } else {
-            moveTo(Http1State.STREAMING_BODY);
-            startRequestRate();
+        switch (start) {
+            case GATHERED -> {
+                moveTo(Http1State.READING_BODY); // dispatched once the body is complete
+                startRequestRate();
+                return;
+            }
+            case STREAMED -> {
+                moveTo(Http1State.STREAMING_BODY);
+                startRequestRate();
+            }
+            default -> moveTo(Http1State.EXPECTING_CONTINUE); // the body rate starts once 100 Continue is sent
         }
         dispatch(started);
     }
 
-    /** The body of {@code ex} goes to its handler as it arrives, through a {@link BodyInput}. */
-    private void streamBody(Exchange ex, RequestBody body) {
-        ServerOptions options = reactor.options;
-        RequestHead head = ex.head();
-        BodyInput input = new BodyInput(door, ex.stream(), ex::bodyOverLimit, options.inboundWindowBytes(),
-                head.expectContinue());
-        ChunkedDecoder chunked = head.chunked() ? new ChunkedDecoder(options.maxRequestLineBytes(),
-                options.maxHeaderBytes(), options.maxHeaderCount()) : null;
-        body.stream(input, chunked, head.contentLength(), options.bodyLimit());
-        if (chunked == null) {
-            input.expect(head.contentLength());
-        }
-        ex.bodyStreaming(input);
-    }
-
     private int readBody(byte[] bytes, int offset, int end) throws RequestException {
-        RequestBody body = inbound.body();
-        int at = body.feed(bytes, offset, end);
-        return bodyBytesTaken(body, at - offset) ? end : at;
+        RequestBody decoder = inbound.body();
+        int at = decoder.feed(bytes, offset, end);
+        return bodyBytesTaken(decoder, at - offset) ? end : at;
     }
 
     /**
      * {@code n} bytes of the body were taken (fed, or read straight into the handler's stream): counted, against the
      * rate, the window; then the body's end or its refusal. Returns whether it was refused.
      */
-    private boolean bodyBytesTaken(RequestBody body, int n) {
-        telemetry.bodyBytes(n);
-        RateWindow.add(body.rate(), n);
-        if (body.takeWindowFull()) {
+    private boolean bodyBytesTaken(RequestBody decoder, int n) {
+        if (body.taken(n)) {
             pauseReading();
         }
-        switch (body.mode()) {
+        switch (decoder.mode()) {
             case TOO_LARGE -> {
                 if (state == Http1State.DISCARDING_BODY) {
                     refuse(Refusal.DISCARD_LIMIT);
                 } else {
-                    refuseTooLarge(body.limit(), false);
+                    refuseTooLarge(decoder.limit(), false);
                 }
                 return true;
             }
-            case COMPLETE -> bodyComplete(body);
+            case COMPLETE -> bodyComplete(decoder);
             default -> { } // more to come
         }
         return false;
     }
 
-    private void bodyComplete(RequestBody body) {
-        RateWindow.stop(body.rate());
+    private void bodyComplete(RequestBody decoder) {
+        RateWindow.stop(decoder.rate());
         Exchange current = exchange;
         switch (state) {
             case READING_BODY -> {
-                current.bodyReceived(body.takeAggregate(), null, body.received());
-                body.taken();
+                current.bodyReceived(decoder.takeAggregate(), null, decoder.received());
+                decoder.taken();
                 moveTo(Http1State.DISPATCHED);
                 dispatch(current);
             }
             case EXPECTING_CONTINUE, STREAMING_BODY -> {
-                current.bodyReceived(null, body.trailers(), body.received());
-                body.taken();
+                current.bodyReceived(null, decoder.trailers(), decoder.received());
+                decoder.taken();
                 moveTo(Http1State.DISPATCHED);
             }
             case DISCARDING_BODY -> {
-                body.taken();
+                decoder.taken();
                 finishExchange();
             }
             default -> throw new IllegalStateException("body complete in state " + state);
@@ -655,11 +638,13 @@ public final class Http1Connection extends TimerNode
         return closeReason;
     }
 
+    /** Writes a complete response of {@code stream}, unless it is over. */
     @Override
     public void respondOnLoop(int stream, int status, String reason, HttpFields fields, byte[] body) {
         Exchange ex = writable(stream);
         if (ex != null) {
-            respond(ex, status, reason, fields, body);
+            boolean close = closesAfter(ex);
+            responseComplete(ex, !response.whole(ex, status, reason, fields, body, close) || close); // (invalid: a 500)
         }
     }
 
@@ -671,11 +656,17 @@ public final class Http1Connection extends TimerNode
         }
     }
 
+    /** Sends {@code 100 Continue} for {@code stream} unless it is over or a final response was started. */
     @Override
     public void sendContinueOnLoop(int stream) {
         Exchange ex = writable(stream);
-        if (ex != null) {
-            sendContinue(ex);
+        if (ex == null || state.closing() || ex.isResponseStarted()) {
+            return;
+        }
+        response.out().sendContinue();
+        if (state == Http1State.EXPECTING_CONTINUE) {
+            moveTo(Http1State.STREAMING_BODY);
+            startRequestRate(); // from now on the client owes the body
         }
     }
 
@@ -688,23 +679,49 @@ public final class Http1Connection extends TimerNode
         }
     }
 
+    /**
+     * The handler of {@code stream} said it buffers the body ({@link Exchange#expectBufferedBody()}): its body gets
+     * the tighter {@code limit}, and is refused now when what is known of it already goes beyond.
+     */
     @Override
     public void limitBodyOnLoop(int stream, long limit) {
         Exchange ex = inFlight(stream);
-        if (ex != null) { // else over already
-            limitBody(ex, limit);
+        if (ex == null) {
+            return; // over already
+        }
+        switch (state) {
+            case EXPECTING_CONTINUE, STREAMING_BODY -> {
+                if (body.lowerLimit(limit)) {
+                    refuseTooLarge(limit, false);
+                }
+            }
+            case DISPATCHED -> {
+                if (ex.bodyBytes() > limit) { // received whole before the handler asked
+                    refuseTooLarge(limit, false);
+                }
+            }
+            default -> { } // DISCARDING_BODY, CLOSING and after: the response is out already
         }
     }
 
+    /** The body of {@code stream} is over {@code limit}, and its handler's thread has claimed the response for a 413. */
     @Override
     public void refuseClaimedOnLoop(int stream, long limit) {
-        refuseClaimed(inFlight(stream), limit);
+        if (inFlight(stream) == null || state.closing() || state == Http1State.LINGERING
+                || state == Http1State.CLOSED) {
+            return; // refused already (the reactor found the body over the limit first), or closed
+        }
+        refuseTooLarge(limit, true);
     }
 
+    /** The handler abandoned its exchange: closes unless its response is already out. */
     @Override
     public void abortOnLoop(int stream) {
         Exchange ex = inFlight(stream);
-        abort(ex == null || ex.isResponseWritten()); // an exchange no longer in flight was answered
+        telemetry.aborted();
+        if (state != Http1State.CLOSED && ex != null && !ex.isResponseWritten()) {
+            close("aborted"); // (an exchange no longer in flight was answered)
+        }
     }
 
     // ---------------------------------------------------------------- responses (from the exchange, on the reactor)
@@ -741,12 +758,6 @@ public final class Http1Connection extends TimerNode
         responseComplete(ex, !response.file(ex, status, fields, region, close) || close); // (invalid head: a 500)
     }
 
-    /** Writes a complete response of {@code ex}. */
-    private void respond(Exchange ex, int status, String reason, HttpFields fields, byte[] body) {
-        boolean close = closesAfter(ex);
-        responseComplete(ex, !response.whole(ex, status, reason, fields, body, close) || close); // (invalid: a 500)
-    }
-
     /** Writes the next part of a streamed response of {@code ex}; {@code head} is non-null on the first part. */
     private void streamPart(Exchange ex, ResponseHead head, byte[] data, int length, boolean last) {
         if (head != null) {
@@ -766,18 +777,6 @@ public final class Http1Connection extends TimerNode
         }
     }
 
-    /** Sends {@code 100 Continue} for {@code ex} unless a final response was started. */
-    private void sendContinue(Exchange ex) {
-        if (state.closing() || ex.isResponseStarted()) {
-            return;
-        }
-        response.out().sendContinue();
-        if (state == Http1State.EXPECTING_CONTINUE) {
-            moveTo(Http1State.STREAMING_BODY);
-            startRequestRate(); // from now on the client owes the body
-        }
-    }
-
     private boolean closesAfter(Exchange ex) {
         if (!ex.head().keepAlive() || reactor.isDraining() || state.closing()) {
             return true;
@@ -792,7 +791,7 @@ public final class Http1Connection extends TimerNode
 
     private void responseComplete(Exchange ex, boolean close) {
         ex.responseWritten();
-        telemetry.responseFramed(outputBytes());
+        telemetry.responseFramed(response.bytes());
         switch (state) {
             case DISPATCHED -> {
                 if (close) {
@@ -862,36 +861,6 @@ public final class Http1Connection extends TimerNode
         refuse(refusal.status(), refusal.reason(reactor.options), refusal.name());
     }
 
-    /**
-     * The handler of {@code ex} said it buffers the body ({@link Exchange#expectBufferedBody()}): its body gets the
-     * tighter {@code limit}, and is refused now when what is known of it already goes beyond.
-     */
-    private void limitBody(Exchange ex, long limit) {
-        switch (state) {
-            case EXPECTING_CONTINUE, STREAMING_BODY -> {
-                RequestBody body = inbound.body();
-                body.lower(limit);
-                if (!body.fits(limit)) {
-                    refuseTooLarge(limit, false);
-                }
-            }
-            case DISPATCHED -> {
-                if (ex.bodyBytes() > limit) { // received whole before the handler asked
-                    refuseTooLarge(limit, false);
-                }
-            }
-            default -> { } // DISCARDING_BODY, CLOSING and after: the response is out already
-        }
-    }
-
-    /** {@code ex}'s body is over {@code limit}, and its handler's thread has claimed the response for this 413. */
-    private void refuseClaimed(Exchange ex, long limit) {
-        if (ex == null || state.closing() || state == Http1State.LINGERING || state == Http1State.CLOSED) {
-            return; // refused already (the reactor found the body over the limit first), or closed
-        }
-        refuseTooLarge(limit, true);
-    }
-
     private void refuseTooLarge(long limit, boolean claimed) {
         telemetry.refused(Refusal.BODY_TOO_LARGE);
         refuse(Refusal.BODY_TOO_LARGE.status(), Refusal.tooLarge(limit), Refusal.BODY_TOO_LARGE.name(), claimed);
@@ -904,25 +873,11 @@ public final class Http1Connection extends TimerNode
     /** {@code claimed}: the exchange's response was claimed for this refusal already. */
     private void refuse(int status, String reason, String rule, boolean claimed) {
         telemetry.rejected(status, reason, rule);
-        if (state.closing() || state == Http1State.LINGERING || state == Http1State.CLOSED) {
-            close("reject");
+        if (state.closing() || state == Http1State.LINGERING || state == Http1State.CLOSED
+                || !response.refusal(exchange, status, reason, rule, claimed)) {
+            close("reject"); // closing already, or the handler's answer had begun: the refusal cannot be sent
             return;
         }
-        Exchange current = exchange;
-        if (current != null) {
-            // Claim the response before waking the body reader: a handler woken by the failure could otherwise
-            // answer first (e.g. 500), and the client would see a close instead of this status.
-            boolean ours = claimed || current.claimResponse() || current.refusalClaimed();
-            current.bodyRefused(new RequestBodyException(status, rule, reason));
-            if (!ours) {
-                close("reject");
-                return;
-            }
-        }
-        telemetry.refusalFraming(rule, status, outputBytes());
-        response.out().refusal(status, reason, refusalAnswersHead());
-        telemetry.responded(status);
-        telemetry.responseFramed(outputBytes());
         closing(true);
     }
 
@@ -951,9 +906,8 @@ public final class Http1Connection extends TimerNode
             return;
         }
         if (written > 0) {
-            written(written);
-            if (state.waitsForRequest() && inbound.hasLeftover() && !serving
-                    && outputBytes() <= reactor.options.outboundHighWaterBytes() / 2) {
+            response.written(written, exchange);
+            if (pipelinedMayGoOn()) {
                 reactor.execute(this::servePipelined); // not from here: a flush may run inside another's staging
             }
         }
@@ -962,13 +916,8 @@ public final class Http1Connection extends TimerNode
             return;
         }
         if (response.queued()) {
-            Outbound out = response.held();
-            armTimer(deadlines.stallAt(out.lastWriteProgress()));
-            RateWindow rate = out.rateWindow(reactor.options.minResponseRate());
-            if (rate != null && !rate.running()) {
-                rate.start(reactor.now); // bytes wait for the client: it must take them at the rate
-                armTimer(rate.due());
-            }
+            armTimer(deadlines.stallAt(response.held().lastWriteProgress()));
+            armTimer(response.startRate(reactor.now)); // bytes wait for the client: it must take them at the rate
         } else if (state.closing()) {
             response.stopRate();
             closeAfterLastResponse();
@@ -980,23 +929,9 @@ public final class Http1Connection extends TimerNode
         updateInterest();
     }
 
-    /** {@code n} response bytes left: counted, against the response rate, and a blocked writer may go on. */
-    private void written(long n) {
-        telemetry.written(n);
-        RateWindow.add(response.held().rate(), n); // bytes left: the response side is there
-        Exchange current = exchange;
-        if (current != null) {
-            current.outboundWritten();
-        }
-    }
-
     /** Starts (or restarts) the request body's rate window and arms the timer for its end. */
     private void startRequestRate() {
-        RateWindow rate = inbound.body().rateWindow(reactor.options.minRequestBodyRate());
-        if (rate != null) {
-            rate.start(reactor.now);
-            armTimer(rate.due());
-        }
+        armTimer(body.startRate(reactor.now));
     }
 
     /** Queued response bytes of this connection, for writers waiting on any thread. */
@@ -1071,9 +1006,10 @@ public final class Http1Connection extends TimerNode
 
     // ---------------------------------------------------------------- timers
 
-    /** Schedules this connection's timer at {@code deadline} unless it is already due earlier. */
+    /** Schedules this connection's timer at {@code deadline} unless it is due earlier ({@link Long#MIN_VALUE}: none). */
     private void armTimer(long deadline) {
-        if (state != Http1State.CLOSED && (!isScheduled() || deadline - this.deadline < 0)) {
+        if (deadline != Long.MIN_VALUE && state != Http1State.CLOSED
+                && (!isScheduled() || deadline - this.deadline < 0)) {
             reactor.wheel.schedule(this, deadline);
         }
     }
@@ -1121,14 +1057,6 @@ public final class Http1Connection extends TimerNode
         } else if (state == Http1State.IDLE) {
             moveTo(Http1State.DRAINING);
             armTimer(deadlines.at(Deadline.DRAIN_IDLE));
-        }
-    }
-
-    /** The handler abandoned its exchange: closes unless its response is already out. */
-    private void abort(boolean responseWritten) {
-        telemetry.aborted();
-        if (state != Http1State.CLOSED && !responseWritten) {
-            close("aborted");
         }
     }
 

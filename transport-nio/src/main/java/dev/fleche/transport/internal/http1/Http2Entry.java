@@ -12,7 +12,8 @@ import java.util.List;
  * How a clear-text HTTP/1.1 connection recognises that its client wants HTTP/2: the first line of the connection
  * preface (prior knowledge, RFC 9113 3.3: to HTTP/1.1 a request of version HTTP/2.0) or {@code Upgrade: h2c} with
  * {@code HTTP2-Settings} (RFC 7540 3.2). What HTTP/2 shows of itself to HTTP/1.1, so nothing of the HTTP/2 package:
- * decides nothing; {@link Http1Connection} asks, and hands its socket over through {@link ToHttp2}. Stateless.
+ * decides nothing; {@link Http2Handover} asks for its connection, and hands the socket over through {@link ToHttp2}.
+ * Stateless.
  */
 public final class Http2Entry {
     private Http2Entry() {

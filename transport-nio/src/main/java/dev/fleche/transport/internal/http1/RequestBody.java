@@ -25,10 +25,10 @@ import dev.fleche.transport.http1.RequestException;
  * A chunk whose size line announces more than the limit allows makes the body TOO_LARGE as soon as that line is
  * decoded, as a {@code Content-Length} over the limit is refused before the body is read.
  *
- * <p>The connection tells it what happened (a body begins, aggregated or streamed; the response went out; the body
- * was taken) and never sets its mode. {@code feed} returns how far it read; the connection then asks
- * {@link #mode()} whether the body is complete or too large, and {@link #takeWindowFull()} whether the handler's
- * inbound window is full (pause reading).
+ * <p>The connection tells it what happened (a body begins, aggregated or streamed, through its {@link BodyIntake};
+ * the response went out; the body was taken) and never sets its mode. {@code feed} returns how far it read; the
+ * connection then asks {@link #mode()} whether the body is complete or too large, and (through {@link BodyIntake})
+ * {@link #takeWindowFull()} whether the handler's inbound window is full (pause reading).
  */
 final class RequestBody implements BodySink {
     enum Mode { NONE, AGGREGATING, STREAMING, DISCARDING, COMPLETE, TOO_LARGE }

@@ -1,6 +1,7 @@
 package dev.fleche.transport.internal.http1;
 
 import dev.fleche.transport.HttpFields;
+import dev.fleche.transport.RequestBodyException;
 import dev.fleche.transport.ServerOptions;
 import dev.fleche.transport.internal.channel.ConnectionChannel;
 import dev.fleche.transport.internal.channel.FileRegion;
@@ -76,6 +77,16 @@ final class ResponseSide {
         return out == null ? 0 : out.unsentBytes();
     }
 
+    /** Whether the bytes waiting for the client are at {@code outboundHighWaterBytes}: a pipelined request waits. */
+    boolean atHighWater() {
+        return bytes() >= options.outboundHighWaterBytes();
+    }
+
+    /** Whether the client took the bytes waiting for it down to half the mark: a held pipelined request goes on. */
+    boolean drainedToHalf() {
+        return bytes() <= options.outboundHighWaterBytes() / 2;
+    }
+
     /** Whether response bytes wait in the queue or in the channel. */
     boolean queued() {
         Outbound out = outbound;
@@ -102,6 +113,31 @@ final class ResponseSide {
         return out == null ? null : out.rate();
     }
 
+    /**
+     * Bytes waited for the client: its minimum response rate runs from {@code now}, unless it runs already; returns
+     * when the window is due, or {@link Long#MIN_VALUE} when it runs already or no rate is set.
+     */
+    long startRate(long now) {
+        RateWindow rate = outbound.rateWindow(options.minResponseRate());
+        if (rate == null || rate.running()) {
+            return Long.MIN_VALUE;
+        }
+        rate.start(now);
+        return rate.due();
+    }
+
+    /**
+     * {@code n} response bytes left for the client: counted, against the response rate, and a writer blocked on
+     * {@code inFlight}, the exchange in flight (if any), may go on.
+     */
+    void written(long n, Exchange inFlight) {
+        telemetry.written(n);
+        RateWindow.add(outbound.rate(), n); // bytes left: the response side is there
+        if (inFlight != null) {
+            inFlight.outboundWritten();
+        }
+    }
+
     /** Queued response bytes of this connection, for writers waiting on any thread. */
     long queuedBytes() {
         Outbound out = outbound; // read on writers' threads: a stale or absent one means nothing queued for them
@@ -119,6 +155,30 @@ final class ResponseSide {
             outbound.drop();
             outbound = null;
         }
+    }
+
+    // ---------------------------------------------------------------- framing the transport's refusals
+
+    /**
+     * Frames the transport's refusal ({@code status}, {@code reason}, {@code rule}) in answer to {@code current}, the
+     * exchange in flight (null before one began). Its body's reads fail with the refusal, its response claimed for it
+     * first (unless {@code claimed} already): a handler woken by the failure could otherwise answer first (e.g.
+     * {@code 500}), and the client would see a close instead of this status. Returns false when the handler's own
+     * answer had begun: nothing is framed, and the connection closes.
+     */
+    boolean refusal(Exchange current, int status, String reason, String rule, boolean claimed) {
+        if (current != null) {
+            boolean ours = claimed || current.claimResponse() || current.refusalClaimed();
+            current.bodyRefused(new RequestBodyException(status, rule, reason));
+            if (!ours) {
+                return false;
+            }
+        }
+        telemetry.refusalFraming(rule, status, bytes());
+        out().refusal(status, reason, current != null && current.isHead());
+        telemetry.responded(status);
+        telemetry.responseFramed(bytes());
+        return true;
     }
 
     // ---------------------------------------------------------------- framing the handler's heads

@@ -4,10 +4,13 @@
  *
  * <p>Owns: {@code Http1Connection} (the spine: its diagram, every decision; {@code Http1State} its table), and the
  * parts it owns, none of which names it: {@code Inbound} (kept bytes, the head parser, the body decoder),
- * {@code RequestBody}, {@code ResponseSide} (the response side while there is one: its {@code Outbound} taken and let
- * go, what it holds, the handler's heads framed or a {@code 500} in place of an invalid one), {@code Outbound} (the
- * connection's write queue, into which it frames responses with the {@code ResponseEncoder}), {@code Http1Shared} (what
- * a reactor's HTTP/1.1 connections share), {@code Lingering} (the lingering close), {@code Http2Entry} (how HTTP/2
+ * {@code RequestBody}, {@code BodyIntake} (how the body in flight begins, the bytes it takes, its rate and its limit),
+ * {@code Intake} (the diagram's second axis: reading open, paused, ended), {@code ResponseSide} (the response side
+ * while there is one: its {@code Outbound} taken and let go, what it holds, the handler's heads framed or a {@code 500}
+ * in place of an invalid one, the transport's refusals), {@code Outbound} (the connection's write queue, into which it
+ * frames responses with the {@code ResponseEncoder}), {@code Http1Shared} (what a reactor's HTTP/1.1 connections
+ * share), {@code Http1Progress} (what the deadlines read of a connection), {@code Lingering} (the lingering close),
+ * {@code Http2Handover} (the way to HTTP/2 before the first request, and the hand-over), {@code Http2Entry} (how HTTP/2
  * shows itself to HTTP/1.1) and {@code ToHttp2} (where the socket goes when it does).
  *
  * <p>May import: {@code exchange}, {@code loop}, {@code channel}, {@code telemetry}, {@code rules}, the request syntax,
