@@ -102,7 +102,7 @@ public final class Http1Connection extends TimerNode
     /** The exchange in flight: its response is the next to be written, its body the next bytes read. */
     private Exchange exchange;
     /** How the body in flight begins, what it takes, its rate and its limit. */
-    private final BodyIntake body;
+    private final BodyIntake bodyIntake;
     /** The way to HTTP/2 before the first request, and the HTTP/2 connection the socket went to. */
     private final Http2Handover http2;
     /** What is read from the socket: paused by flow control, ended by a half-close. */
@@ -142,7 +142,7 @@ public final class Http1Connection extends TimerNode
         this.response = new ResponseSide(reactor, channel, this, shared.encoder, telemetry);
         this.progress = new Http1Progress(intake, response, inbound);
         this.http2 = new Http2Handover(reactor, channel, this, id, origin, shared.http2);
-        this.body = new BodyIntake(reactor.options, inbound, door, telemetry);
+        this.bodyIntake = new BodyIntake(reactor.options, inbound, door, telemetry);
     }
 
     private void moveTo(Http1State next) {
@@ -249,7 +249,7 @@ public final class Http1Connection extends TimerNode
         RequestBody decoder = inbound.body();
         try {
             for (ByteBuffer target = first; target != null; ) {
-                int n = body.readDirect(channel, target);
+                int n = bodyIntake.readDirect(channel, target);
                 if (n < 0) {
                     onEof();
                     return false;
@@ -534,7 +534,7 @@ public final class Http1Connection extends TimerNode
             dispatch(started);
             return;
         }
-        BodyIntake.Start start = body.begin(started);
+        BodyIntake.Start start = bodyIntake.begin(started);
         if (start == BodyIntake.Start.TOO_LARGE) {
             refuse(Refusal.BODY_TOO_LARGE);
             return;
@@ -567,7 +567,7 @@ public final class Http1Connection extends TimerNode
      * rate, the window; then the body's end or its refusal. Returns whether it was refused.
      */
     private boolean bodyBytesTaken(RequestBody decoder, int n) {
-        if (body.taken(n)) {
+        if (bodyIntake.taken(n)) {
             pauseReading();
         }
         switch (decoder.mode()) {
@@ -691,7 +691,7 @@ public final class Http1Connection extends TimerNode
         }
         switch (state) {
             case EXPECTING_CONTINUE, STREAMING_BODY -> {
-                if (body.lowerLimit(limit)) {
+                if (bodyIntake.lowerLimit(limit)) {
                     refuseTooLarge(limit, false);
                 }
             }
@@ -931,7 +931,7 @@ public final class Http1Connection extends TimerNode
 
     /** Starts (or restarts) the request body's rate window and arms the timer for its end. */
     private void startRequestRate() {
-        armTimer(body.startRate(reactor.now));
+        armTimer(bodyIntake.startRate(reactor.now));
     }
 
     /** Queued response bytes of this connection, for writers waiting on any thread. */
