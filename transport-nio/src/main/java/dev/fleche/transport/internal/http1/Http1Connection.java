@@ -37,17 +37,17 @@ import javax.net.ssl.SSLException;
  * depends on it: what to do with bytes read, which timer applies, after a response, on an error. Everything else is a
  * part it owns, with its own state, that returns results and decides nothing: the {@link ConnectionChannel} (bytes in
  * and out, plain or TLS; it tells the connection when its handshake is done), the {@link KeyInterest} (the selection
- * key and its interest set), {@link Inbound} (kept bytes, head parser, body decoder), {@link BodyIntake} (how the body
- * in flight begins, the bytes it takes, its rate and its limit), {@link ResponseSide} (the response side while there is
- * one: its {@link Outbound}, the framing of responses and refusals into its write queue, taken and let go; a
- * {@code 500} in place of an invalid head), {@link Http1Shared} (the reactor's encoder and parser pool),
- * {@link Lingering} (the lingering close), {@link Http2Handover} (how a client that speaks HTTP/2 is recognised, with
- * {@link Http2Entry}, and the hand-over of its socket through {@link ToHttp2}), {@link Deadlines} (which timer is due,
- * reading the connection through {@link Http1Progress}) and {@link Telemetry} (counters, events, access log); the
- * steps its state may take are {@link Http1State}'s table. Exchanges reach it only
- * through its {@link ConnectionDoor}, which hops onto the loop and calls it as the door's {@code Behind}; the door is
- * its own object, the same for HTTP/2. It is its own timer node: one deadline, whichever applies. Every method runs on
- * the reactor thread.
+ * key and its interest set), {@link ExchangeInFlight} (the exchange in flight, started, handed to the handler, ended),
+ * {@link Inbound} (kept bytes, head parser, body decoder), {@link BodyIntake} (how the body in flight begins, the bytes
+ * it takes, its rate and its limit), {@link ResponseSide} (the response side while there is one: its {@link Outbound},
+ * the framing of responses and refusals into its write queue, taken and let go; a {@code 500} in place of an invalid
+ * head), {@link Http1Shared} (the reactor's encoder and parser pool), {@link Lingering} (the lingering close),
+ * {@link Http2Handover} (how a client that speaks HTTP/2 is recognised, with {@link Http2Entry}, and the hand-over of
+ * its socket through {@link ToHttp2}), {@link Deadlines} (which timer is due, reading the connection through
+ * {@link Http1Progress}) and {@link Telemetry} (counters, events, access log); the steps its state may take are
+ * {@link Http1State}'s table. Exchanges reach it only through its {@link ConnectionDoor}, which hops onto the loop and
+ * calls it as the door's {@code Behind}; the door is its own object, the same for HTTP/2. It is its own timer node: one
+ * deadline, whichever applies. Every method runs on the reactor thread.
  *
  * <pre>
  *   HANDSHAKING (TLS only; handshake timer) ─ handshake done (told by the channel) ─▶ IDLE
@@ -88,8 +88,6 @@ public final class Http1Connection extends TimerNode
     private final KeyInterest interest;
     /** This connection's place in its reactor's list. */
     private int slot = -1;
-    /** The number the next exchange gets ({@link Exchange#stream()}). */
-    private int streams;
 
     private Http1State state;
     private final Inbound inbound = new Inbound();
@@ -99,8 +97,8 @@ public final class Http1Connection extends TimerNode
      * body's in the body decoder.
      */
     private final ResponseSide response;
-    /** The exchange in flight: its response is the next to be written, its body the next bytes read. */
-    private Exchange exchange;
+    /** The exchange in flight (its response the next to be written, its body the next bytes read); how many began. */
+    private final ExchangeInFlight inFlight;
     /** How the body in flight begins, what it takes, its rate and its limit. */
     private final BodyIntake bodyIntake;
     /** The way to HTTP/2 before the first request, and the HTTP/2 connection the socket went to. */
@@ -142,6 +140,7 @@ public final class Http1Connection extends TimerNode
         this.response = new ResponseSide(reactor, channel, this, shared.encoder, telemetry);
         this.progress = new Http1Progress(intake, response, inbound);
         this.http2 = new Http2Handover(reactor, channel, this, id, origin, shared.http2);
+        this.inFlight = new ExchangeInFlight(door, reactor.handler, telemetry);
         this.bodyIntake = new BodyIntake(reactor.options, inbound, door, telemetry);
     }
 
@@ -312,7 +311,7 @@ public final class Http1Connection extends TimerNode
         armTimer(deadlines.at(Deadline.IDLE));
         if (http2.alpnChosen()) { // the next bytes read, or this task if none come with the handshake, hand over
             reactor.execute(() -> {
-                if (state == Http1State.IDLE && streams == 0) {
+                if (state == Http1State.IDLE && inFlight.none()) {
                     becomeHttp2(null, null, null, null, 0, 0);
                 }
             });
@@ -359,7 +358,7 @@ public final class Http1Connection extends TimerNode
     private void onEof() {
         if (state == Http1State.DISPATCHED) {
             intake.end();
-            Exchange current = exchange;
+            Exchange current = inFlight.current();
             if (current != null && current.watchesDeparture()) {
                 clientGone(); // someone waits to hear the client left (a long-poll): it must not wait for ever
                 return;
@@ -376,7 +375,7 @@ public final class Http1Connection extends TimerNode
      */
     @Override
     public void departureWatched(int stream) {
-        if (intake.ended() && inFlight(stream) != null && state == Http1State.DISPATCHED) {
+        if (intake.ended() && inFlight.of(stream) != null && state == Http1State.DISPATCHED) {
             clientGone();
         }
     }
@@ -384,10 +383,7 @@ public final class Http1Connection extends TimerNode
     /** The client left, or ended its stream in the middle of a request: fail the exchange, finish writing, close. */
     private void clientGone() {
         telemetry.disconnected();
-        Exchange current = exchange;
-        if (current != null) {
-            current.clientGone("client closed the connection");
-        }
+        inFlight.clientGone("client closed the connection");
         if (!response.pending()) {
             close("eof");
         } else {
@@ -496,7 +492,7 @@ public final class Http1Connection extends TimerNode
     }
 
     private int readHead(byte[] bytes, int offset, int end) throws RequestException {
-        if (streams == 0 && state == Http1State.IDLE && http2Entry(bytes, offset, end)) {
+        if (inFlight.none() && state == Http1State.IDLE && http2Entry(bytes, offset, end)) {
             return end;
         }
         if (state.waitsForRequest()) {
@@ -504,7 +500,7 @@ public final class Http1Connection extends TimerNode
         }
         int at = inbound.parseHead(shared, bytes, offset, end);
         RequestHead head = inbound.completedHead(shared);
-        if (head != null && streams == 0) {
+        if (head != null && inFlight.none()) {
             byte[] settings = http2.upgradeSettings(head);
             if (settings != null) {
                 becomeHttp2(Http2Entry.SWITCHING_PROTOCOLS, head, settings, bytes, at, end);
@@ -522,13 +518,11 @@ public final class Http1Connection extends TimerNode
     }
 
     private void startExchange(RequestHead head) {
-        Exchange started = new Exchange(door, ++streams, head);
-        exchange = started;
+        Exchange started = inFlight.start(head, response.bytes());
         Outbound out = response.held();
         if (out != null) {
             out.newExchange(); // pipelined behind a response still being written
         }
-        started.logEntry = telemetry.requestStarted(head, response.bytes());
         if (!head.hasBody()) {
             moveTo(Http1State.DISPATCHED);
             dispatch(started);
@@ -587,7 +581,7 @@ public final class Http1Connection extends TimerNode
 
     private void bodyComplete(RequestBody decoder) {
         RateWindow.stop(decoder.rate());
-        Exchange current = exchange;
+        Exchange current = inFlight.current();
         switch (state) {
             case READING_BODY -> {
                 current.bodyReceived(decoder.takeAggregate(), null, decoder.received());
@@ -610,10 +604,7 @@ public final class Http1Connection extends TimerNode
 
     /** Calls the handler on this thread. */
     private void dispatch(Exchange ex) {
-        try {
-            reactor.handler.handle(ex);
-        } catch (Throwable t) {
-            telemetry.handlerFailed(t);
+        if (!inFlight.dispatch(ex)) {
             handlerFailed(ex);
         }
     }
@@ -672,7 +663,7 @@ public final class Http1Connection extends TimerNode
 
     @Override
     public void readerCaughtUpOnLoop(int stream) {
-        Exchange ex = inFlight(stream);
+        Exchange ex = inFlight.of(stream);
         BodyInput input = ex == null ? null : ex.bodyInput();
         if (input != null && input.resumeStillWanted()) {
             resumeReading();
@@ -685,7 +676,7 @@ public final class Http1Connection extends TimerNode
      */
     @Override
     public void limitBodyOnLoop(int stream, long limit) {
-        Exchange ex = inFlight(stream);
+        Exchange ex = inFlight.of(stream);
         if (ex == null) {
             return; // over already
         }
@@ -707,7 +698,7 @@ public final class Http1Connection extends TimerNode
     /** The body of {@code stream} is over {@code limit}, and its handler's thread has claimed the response for a 413. */
     @Override
     public void refuseClaimedOnLoop(int stream, long limit) {
-        if (inFlight(stream) == null || state.closing() || state == Http1State.LINGERING
+        if (inFlight.of(stream) == null || state.closing() || state == Http1State.LINGERING
                 || state == Http1State.CLOSED) {
             return; // refused already (the reactor found the body over the limit first), or closed
         }
@@ -717,7 +708,7 @@ public final class Http1Connection extends TimerNode
     /** The handler abandoned its exchange: closes unless its response is already out. */
     @Override
     public void abortOnLoop(int stream) {
-        Exchange ex = inFlight(stream);
+        Exchange ex = inFlight.of(stream);
         telemetry.aborted();
         if (state != Http1State.CLOSED && ex != null && !ex.isResponseWritten()) {
             close("aborted"); // (an exchange no longer in flight was answered)
@@ -726,15 +717,9 @@ public final class Http1Connection extends TimerNode
 
     // ---------------------------------------------------------------- responses (from the exchange, on the reactor)
 
-    /** The exchange in flight when it is {@code stream}, else null (that stream is over). */
-    private Exchange inFlight(int stream) {
-        Exchange current = exchange;
-        return current != null && current.stream() == stream ? current : null;
-    }
-
     /** The exchange {@code stream} when a response part of it may still be written, else null. */
     private Exchange writable(int stream) {
-        return state != Http1State.LINGERING && state != Http1State.CLOSED ? inFlight(stream) : null;
+        return state != Http1State.LINGERING && state != Http1State.CLOSED ? inFlight.of(stream) : null;
     }
 
     /** Whether a response may be a file region ({@link FileRegion}): on a plain socket (TLS encrypts in the heap). */
@@ -817,8 +802,7 @@ public final class Http1Connection extends TimerNode
     /** The exchange is over (response sent, body read): back to IDLE, serving the next request if kept. */
     private void finishExchange() {
         inbound.stopBodyRate();
-        exchange = null;
-        telemetry.exchangeEnded();
+        inFlight.ended();
         deadlines.restart(reactor.now);
         if (reactor.isDraining()) {
             moveTo(Http1State.DRAINING); // a response whose head went out before the stop began: close soon
@@ -874,7 +858,7 @@ public final class Http1Connection extends TimerNode
     private void refuse(int status, String reason, String rule, boolean claimed) {
         telemetry.rejected(status, reason, rule);
         if (state.closing() || state == Http1State.LINGERING || state == Http1State.CLOSED
-                || !response.refusal(exchange, status, reason, rule, claimed)) {
+                || !response.refusal(inFlight.current(), status, reason, rule, claimed)) {
             close("reject"); // closing already, or the handler's answer had begun: the refusal cannot be sent
             return;
         }
@@ -883,7 +867,8 @@ public final class Http1Connection extends TimerNode
 
     /** Whether a refusal written now answers a {@code HEAD} request, and so has no body (the fuzz harness asks too). */
     public boolean refusalAnswersHead() {
-        return exchange != null && exchange.isHead();
+        Exchange current = inFlight.current();
+        return current != null && current.isHead();
     }
 
     // ---------------------------------------------------------------- output
@@ -906,7 +891,7 @@ public final class Http1Connection extends TimerNode
             return;
         }
         if (written > 0) {
-            response.written(written, exchange);
+            response.written(written, inFlight.current());
             if (pipelinedMayGoOn()) {
                 reactor.execute(this::servePipelined); // not from here: a flush may run inside another's staging
             }
@@ -924,7 +909,7 @@ public final class Http1Connection extends TimerNode
             return;
         } else {
             response.stopRate(); // nothing waits for the client
-            response.letGoIfIdle(exchange);
+            response.letGoIfIdle(inFlight.current());
         }
         updateInterest();
     }
@@ -1074,11 +1059,7 @@ public final class Http1Connection extends TimerNode
         reactor.releaseStaging(this);
         interest.cancel();
         channel.close();
-        Exchange current = exchange;
-        if (current != null) {
-            telemetry.exchangeEnded();
-            current.clientGone("connection closed: " + closeReason);
-        }
+        inFlight.connectionClosed(closeReason);
         telemetry.closing();
         inbound.release(shared);
         response.drop();

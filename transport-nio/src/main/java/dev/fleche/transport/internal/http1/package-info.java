@@ -3,7 +3,8 @@
  * {@code dev.fleche.transport.http1}, beneath.
  *
  * <p>Owns: {@code Http1Connection} (the spine: its diagram, every decision; {@code Http1State} its table), and the
- * parts it owns, none of which names it: {@code Inbound} (kept bytes, the head parser, the body decoder),
+ * parts it owns, none of which names it: {@code ExchangeInFlight} (the exchange in flight: started, handed to the
+ * handler, told the client left, ended), {@code Inbound} (kept bytes, the head parser, the body decoder),
  * {@code RequestBody}, {@code BodyIntake} (how the body in flight begins, the bytes it takes, its rate and its limit),
  * {@code Intake} (the diagram's second axis: reading open, paused, ended), {@code ResponseSide} (the response side
  * while there is one: its {@code Outbound} taken and let go, what it holds, the handler's heads framed or a {@code 500}
