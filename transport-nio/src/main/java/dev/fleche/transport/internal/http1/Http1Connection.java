@@ -881,20 +881,13 @@ public final class Http1Connection extends TimerNode
         }
         long written;
         try {
-            Outbound out = response.held();
-            if (out == null && !channel.flush()) {
-                out = response.out(); // the channel could not send bytes of its own (TLS records): ask for OP_WRITE
-            }
-            written = out == null ? 0 : out.flush();
+            written = response.flush(inFlight.current());
         } catch (IOException e) {
             channelFailed(e, "write-error");
             return;
         }
-        if (written > 0) {
-            response.written(written, inFlight.current());
-            if (pipelinedMayGoOn()) {
-                reactor.execute(this::servePipelined); // not from here: a flush may run inside another's staging
-            }
+        if (written > 0 && pipelinedMayGoOn()) {
+            reactor.execute(this::servePipelined); // not from here: a flush may run inside another's staging
         }
         if (state == Http1State.HANDSHAKING) {
             updateInterest(); // the channel may still wait to write its flight

@@ -12,14 +12,17 @@ import dev.fleche.transport.internal.rules.RateWindow;
 import dev.fleche.transport.internal.rules.Refusal;
 import dev.fleche.transport.internal.telemetry.Telemetry;
 
+import java.io.IOException;
+
 /**
  * The response side of an HTTP/1.1 connection, only while there is one: the {@link Outbound} taken when a response,
- * {@code 100 Continue} or refusal is framed (or the channel holds bytes of its own), let go once it is written with
- * no exchange in flight — an idle keep-alive connection holds none (~48 bytes less each); what it holds (staged,
- * queued, pending) and its minimum response rate. It frames the handler's heads and, when one is invalid (a field
- * value with CR or LF: the handler's fault), a {@code 500} in its place, dropping only the partial head. Whether a
- * response closes the connection, and what follows it, is the connection's: this part returns whether the handler's
- * head went out. Never names the connection; reactor thread only, except {@link #queuedBytes()}.
+ * {@code 100 Continue} or refusal is framed (or the channel holds bytes of its own), let go once it is written with no
+ * exchange in flight — an idle keep-alive connection holds none (~48 bytes less each); what it holds (staged, queued,
+ * pending, against the high-water mark), its writes (what left counted, against its minimum response rate) and that
+ * rate. It frames the handler's heads and, when one is invalid (a field value with CR or LF: the handler's fault), a
+ * {@code 500} in its place, dropping only the partial head; and the transport's refusals. Whether a response closes the
+ * connection, and what follows it, is the connection's: this part returns whether the handler's head went out. Never
+ * names the connection; reactor thread only, except {@link #queuedBytes()}.
  *
  * <pre>
  *   none ─ out() ─▶ held ─ written, no exchange in flight (letGoIfIdle) ─▶ none
@@ -127,10 +130,27 @@ final class ResponseSide {
     }
 
     /**
+     * Writes what is staged and queued, and what the channel holds of its own (TLS records): with none of those sent
+     * in full, a response side is taken so that the connection asks for {@code OP_WRITE}. Returns the response bytes
+     * written, counted ({@link #written}) for {@code inFlight}, the exchange in flight (if any).
+     */
+    long flush(Exchange inFlight) throws IOException {
+        Outbound out = outbound;
+        if (out == null && !channel.flush()) {
+            out = out(); // the channel could not send bytes of its own: ask for OP_WRITE
+        }
+        long written = out == null ? 0 : out.flush();
+        if (written > 0) {
+            written(written, inFlight);
+        }
+        return written;
+    }
+
+    /**
      * {@code n} response bytes left for the client: counted, against the response rate, and a writer blocked on
      * {@code inFlight}, the exchange in flight (if any), may go on.
      */
-    void written(long n, Exchange inFlight) {
+    private void written(long n, Exchange inFlight) {
         telemetry.written(n);
         RateWindow.add(outbound.rate(), n); // bytes left: the response side is there
         if (inFlight != null) {
