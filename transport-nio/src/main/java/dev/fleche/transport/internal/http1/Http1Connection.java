@@ -1,8 +1,5 @@
 package dev.fleche.transport.internal.http1;
 
-import dev.fleche.transport.internal.exchange.Responses;
-
-import dev.fleche.transport.internal.exchange.BodyInput;
 import dev.fleche.transport.internal.channel.ConnectionChannel;
 import dev.fleche.transport.internal.exchange.ConnectionDoor;
 import dev.fleche.transport.internal.rules.Deadline;
@@ -10,18 +7,12 @@ import dev.fleche.transport.internal.rules.Deadlines;
 import dev.fleche.transport.internal.exchange.Exchange;
 import dev.fleche.transport.internal.channel.FileRegion;
 import dev.fleche.transport.internal.channel.Origin;
-import dev.fleche.transport.internal.channel.PlainChannel;
 import dev.fleche.transport.internal.channel.PlaintextRequestException;
-import dev.fleche.transport.internal.rules.RateWindow;
 import dev.fleche.transport.internal.loop.KeyInterest;
 import dev.fleche.transport.internal.loop.Reactor;
 import dev.fleche.transport.internal.rules.Refusal;
-import dev.fleche.transport.internal.exchange.ResponseHead;
 import dev.fleche.transport.internal.telemetry.Telemetry;
 import dev.fleche.transport.internal.loop.TimerNode;
-import dev.fleche.transport.ErrorRenderer;
-import dev.fleche.transport.HttpFields;
-import dev.fleche.transport.http1.ProtocolRule;
 import dev.fleche.transport.http1.RequestException;
 import dev.fleche.transport.http1.RequestHead;
 
@@ -33,11 +24,14 @@ import javax.net.ssl.SSLException;
 
 /**
  * One HTTP/1.1 client connection, owned by one {@link Reactor}: the spine. It holds the lifecycle as one
- * {@link Http1State} (and drives the small {@link Intake} axis, a part that holds it) and makes every decision that
- * depends on it: what to do with bytes read, which timer applies, after a response, on an error. Everything else is a
- * part it owns, with its own state, that returns results and decides nothing: the {@link ConnectionChannel} (bytes in
- * and out, plain or TLS; it tells the connection when its handshake is done), the {@link KeyInterest} (the selection
- * key and its interest set), {@link ExchangeInFlight} (the exchange in flight, started, handed to the handler, ended),
+ * {@link Http1State} (and drives the small {@link Intake} axis, a part that holds it) and takes every step of it:
+ * what to do with bytes read, which timer applies, after a response, on an error. Everything else is a part it owns,
+ * with its own state, that returns results or asks it for a step: the {@link ConnectionChannel} (bytes in and out,
+ * plain or TLS; it tells the connection when its handshake is done), the {@link KeyInterest} (the selection key and
+ * its interest set), {@link Answering} (the exchanges' side: an exchange begun per head, its body handed over, the
+ * handler called, what the exchange asks through its {@link ConnectionDoor} — it is the door's {@code Behind} — and
+ * what its response completing means, the transport's refusals; it asks this spine for each step through
+ * {@link Answering.Spine}), {@link ExchangeInFlight} (the exchange in flight, started, handed to the handler, ended),
  * {@link Inbound} (kept bytes, head parser, body decoder), {@link BodyIntake} (how the body in flight begins, the bytes
  * it takes, its rate and its limit), {@link ResponseSide} (the response side while there is one: its {@link Outbound},
  * the framing of responses and refusals into its write queue, taken and let go; a {@code 500} in place of an invalid
@@ -45,9 +39,9 @@ import javax.net.ssl.SSLException;
  * {@link Http2Handover} (how a client that speaks HTTP/2 is recognised, with {@link Http2Entry}, and the hand-over of
  * its socket through {@link ToHttp2}), {@link Deadlines} (which timer is due, reading the connection through
  * {@link Http1Progress}) and {@link Telemetry} (counters, events, access log); the steps its state may take are
- * {@link Http1State}'s table. Exchanges reach it only through its {@link ConnectionDoor}, which hops onto the loop and
- * calls it as the door's {@code Behind}; the door is its own object, the same for HTTP/2. It is its own timer node: one
- * deadline, whichever applies. Every method runs on the reactor thread.
+ * {@link Http1State}'s table. Exchanges reach the connection only through their door, which hops onto the loop; the
+ * door is its own object, the same for HTTP/2. It is its own timer node: one deadline, whichever applies. Every
+ * method runs on the reactor thread.
  *
  * <pre>
  *   HANDSHAKING (TLS only; handshake timer) ─ handshake done (told by the channel) ─▶ IDLE
@@ -77,7 +71,7 @@ import javax.net.ssl.SSLException;
  * (from a task) serves the kept bytes itself — so serving never re-enters itself.
  */
 public final class Http1Connection extends TimerNode
-        implements Reactor.Attachment, ConnectionChannel.Listener, ConnectionDoor.Behind {
+        implements Reactor.Attachment, ConnectionChannel.Listener, Answering.Spine {
     public final Reactor reactor;
 
     final ConnectionChannel channel;
@@ -119,8 +113,8 @@ public final class Http1Connection extends TimerNode
     public volatile String closeReason;
     /** Counters, events and the access log, told what happened; never null. */
     private final Telemetry telemetry;
-    /** The one way up from this connection's exchanges (it hops onto the loop and calls this connection). */
-    private final ConnectionDoor door;
+    /** What the exchanges ask through their door (its {@code Behind}), and what their responses completing mean. */
+    private final Answering answering;
     /** What this reactor's HTTP/1.1 connections share: the encoder, the parser pool, the way to HTTP/2. */
     private final Http1Shared shared;
 
@@ -136,12 +130,12 @@ public final class Http1Connection extends TimerNode
         this.deadlines = new Deadlines(reactor.options, reactor.now);
         this.telemetry = Telemetry.of(reactor.counters, reactor.events, id, reactor.accessLog, channel, origin,
                 reactor.options.nanoClock());
-        this.door = new ConnectionDoor(reactor, id, channel, origin, telemetry, this);
         this.response = new ResponseSide(reactor, channel, this, shared.encoder, telemetry);
         this.progress = new Http1Progress(intake, response, inbound);
         this.http2 = new Http2Handover(reactor, channel, this, id, origin, shared.http2);
-        this.inFlight = new ExchangeInFlight(door, reactor.handler, telemetry);
-        this.bodyIntake = new BodyIntake(reactor.options, inbound, door, telemetry);
+        this.answering = new Answering(this, reactor, id, channel, origin, inbound, intake, response, telemetry);
+        this.inFlight = answering.inFlight; // made with the door, which answering is behind
+        this.bodyIntake = answering.bodyIntake;
     }
 
     private void moveTo(Http1State next) {
@@ -369,19 +363,9 @@ public final class Http1Connection extends TimerNode
         clientGone();
     }
 
-    /**
-     * {@code ex} began to watch for the client's departure ({@link HttpExchange#onDisconnect}): a half-close already
-     * seen while it is in flight now counts as the client leaving, as it would have had the watch come first.
-     */
-    @Override
-    public void departureWatched(int stream) {
-        if (intake.ended() && inFlight.of(stream) != null && state == Http1State.DISPATCHED) {
-            clientGone();
-        }
-    }
-
     /** The client left, or ended its stream in the middle of a request: fail the exchange, finish writing, close. */
-    private void clientGone() {
+    @Override
+    public void clientGone() {
         telemetry.disconnected();
         inFlight.clientGone("client closed the connection");
         if (!response.pending()) {
@@ -426,7 +410,7 @@ public final class Http1Connection extends TimerNode
                 }
             }
         } catch (RequestException e) {
-            refuse(e.rule());
+            answering.refuse(e.rule());
         } finally {
             serving = false;
         }
@@ -508,46 +492,13 @@ public final class Http1Connection extends TimerNode
             }
         }
         if (head != null) {
-            startExchange(head);
+            answering.start(head); // dispatched now, or once its body is complete
         } else if (state.waitsForRequest() && inbound.headInProgress()) {
             moveTo(Http1State.READING_HEAD);
             deadlines.restart(reactor.now);
             armTimer(deadlines.at(Deadline.HEADER));
         }
         return at;
-    }
-
-    private void startExchange(RequestHead head) {
-        Exchange started = inFlight.start(head, response.bytes());
-        Outbound out = response.held();
-        if (out != null) {
-            out.newExchange(); // pipelined behind a response still being written
-        }
-        if (!head.hasBody()) {
-            moveTo(Http1State.DISPATCHED);
-            dispatch(started);
-            return;
-        }
-        BodyIntake.Start start = bodyIntake.begin(started);
-        if (start == BodyIntake.Start.TOO_LARGE) {
-            refuse(Refusal.BODY_TOO_LARGE);
-            return;
-        }
-        deadlines.restart(reactor.now);
-        armTimer(deadlines.at(Deadline.BODY));
-        switch (start) {
-            case GATHERED -> {
-                moveTo(Http1State.READING_BODY); // dispatched once the body is complete
-                startRequestRate();
-                return;
-            }
-            case STREAMED -> {
-                moveTo(Http1State.STREAMING_BODY);
-                startRequestRate();
-            }
-            default -> moveTo(Http1State.EXPECTING_CONTINUE); // the body rate starts once 100 Continue is sent
-        }
-        dispatch(started);
     }
 
     private int readBody(byte[] bytes, int offset, int end) throws RequestException {
@@ -567,240 +518,53 @@ public final class Http1Connection extends TimerNode
         switch (decoder.mode()) {
             case TOO_LARGE -> {
                 if (state == Http1State.DISCARDING_BODY) {
-                    refuse(Refusal.DISCARD_LIMIT);
+                    answering.refuse(Refusal.DISCARD_LIMIT);
                 } else {
-                    refuseTooLarge(decoder.limit(), false);
+                    answering.refuseTooLarge(decoder.limit(), false);
                 }
                 return true;
             }
-            case COMPLETE -> bodyComplete(decoder);
+            case COMPLETE -> answering.bodyComplete(decoder);
             default -> { } // more to come
         }
         return false;
     }
 
-    private void bodyComplete(RequestBody decoder) {
-        RateWindow.stop(decoder.rate());
-        Exchange current = inFlight.current();
-        switch (state) {
-            case READING_BODY -> {
-                current.bodyReceived(decoder.takeAggregate(), null, decoder.received());
-                decoder.taken();
-                moveTo(Http1State.DISPATCHED);
-                dispatch(current);
-            }
-            case EXPECTING_CONTINUE, STREAMING_BODY -> {
-                current.bodyReceived(null, decoder.trailers(), decoder.received());
-                decoder.taken();
-                moveTo(Http1State.DISPATCHED);
-            }
-            case DISCARDING_BODY -> {
-                decoder.taken();
-                finishExchange();
-            }
-            default -> throw new IllegalStateException("body complete in state " + state);
-        }
-    }
+    // ---------------------------------------------------------------- what the exchanges' side asks (Answering)
 
-    /** Calls the handler on this thread. */
-    private void dispatch(Exchange ex) {
-        if (!inFlight.dispatch(ex)) {
-            handlerFailed(ex);
-        }
+    @Override
+    public Http1State state() {
+        return state;
     }
-
-    /** The handler threw: answers {@code 500} when nothing was started, else closes the connection. */
-    private void handlerFailed(Exchange ex) {
-        if (!ex.claimResponse()) {
-            close("handler-error");
-            return;
-        }
-        Refusal refusal = Refusal.HANDLER_FAILED;
-        String reason = refusal.reason(reactor.options);
-        ErrorRenderer.Body body = Responses.renderError(reactor.options.errorRenderer(), refusal.status(), reason);
-        HttpFields fields = new HttpFields(1).add("Content-Type", body.contentType());
-        respondOnLoop(ex.stream(), refusal.status(), null, fields, body.bytes());
-    }
-
-    // ---------------------------------------------------------------- behind the door (ConnectionDoor), on the loop
 
     @Override
     public String closeReason() {
         return closeReason;
     }
 
-    /** Writes a complete response of {@code stream}, unless it is over. */
+    /** Nothing more of the request is to be read: DISPATCHED, its answer awaited. */
     @Override
-    public void respondOnLoop(int stream, int status, String reason, HttpFields fields, byte[] body) {
-        Exchange ex = writable(stream);
-        if (ex != null) {
-            boolean close = closesAfter(ex);
-            responseComplete(ex, !response.whole(ex, status, reason, fields, body, close) || close); // (invalid: a 500)
-        }
-    }
-
-    @Override
-    public void streamPartOnLoop(int stream, ResponseHead head, byte[] data, int length, boolean last) {
-        Exchange ex = writable(stream);
-        if (ex != null) {
-            streamPart(ex, head, data, length, last);
-        }
-    }
-
-    /** Sends {@code 100 Continue} for {@code stream} unless it is over or a final response was started. */
-    @Override
-    public void sendContinueOnLoop(int stream) {
-        Exchange ex = writable(stream);
-        if (ex == null || state.closing() || ex.isResponseStarted()) {
-            return;
-        }
-        response.out().sendContinue();
-        if (state == Http1State.EXPECTING_CONTINUE) {
-            moveTo(Http1State.STREAMING_BODY);
-            startRequestRate(); // from now on the client owes the body
-        }
-    }
-
-    @Override
-    public void readerCaughtUpOnLoop(int stream) {
-        Exchange ex = inFlight.of(stream);
-        BodyInput input = ex == null ? null : ex.bodyInput();
-        if (input != null && input.resumeStillWanted()) {
-            resumeReading();
-        }
+    public void dispatched() {
+        moveTo(Http1State.DISPATCHED);
     }
 
     /**
-     * The handler of {@code stream} said it buffers the body ({@link Exchange#expectBufferedBody()}): its body gets
-     * the tighter {@code limit}, and is refused now when what is known of it already goes beyond.
+     * The body begins ({@code reading}: READING_BODY, STREAMING_BODY or EXPECTING_CONTINUE): its timer runs, and its
+     * rate unless the client waits for {@code 100 Continue}.
      */
     @Override
-    public void limitBodyOnLoop(int stream, long limit) {
-        Exchange ex = inFlight.of(stream);
-        if (ex == null) {
-            return; // over already
-        }
-        switch (state) {
-            case EXPECTING_CONTINUE, STREAMING_BODY -> {
-                if (bodyIntake.lowerLimit(limit)) {
-                    refuseTooLarge(limit, false);
-                }
-            }
-            case DISPATCHED -> {
-                if (ex.bodyBytes() > limit) { // received whole before the handler asked
-                    refuseTooLarge(limit, false);
-                }
-            }
-            default -> { } // DISCARDING_BODY, CLOSING and after: the response is out already
-        }
-    }
-
-    /** The body of {@code stream} is over {@code limit}, and its handler's thread has claimed the response for a 413. */
-    @Override
-    public void refuseClaimedOnLoop(int stream, long limit) {
-        if (inFlight.of(stream) == null || state.closing() || state == Http1State.LINGERING
-                || state == Http1State.CLOSED) {
-            return; // refused already (the reactor found the body over the limit first), or closed
-        }
-        refuseTooLarge(limit, true);
-    }
-
-    /** The handler abandoned its exchange: closes unless its response is already out. */
-    @Override
-    public void abortOnLoop(int stream) {
-        Exchange ex = inFlight.of(stream);
-        telemetry.aborted();
-        if (state != Http1State.CLOSED && ex != null && !ex.isResponseWritten()) {
-            close("aborted"); // (an exchange no longer in flight was answered)
-        }
-    }
-
-    // ---------------------------------------------------------------- responses (from the exchange, on the reactor)
-
-    /** The exchange {@code stream} when a response part of it may still be written, else null. */
-    private Exchange writable(int stream) {
-        return state != Http1State.LINGERING && state != Http1State.CLOSED ? inFlight.of(stream) : null;
-    }
-
-    /** Whether a response may be a file region ({@link FileRegion}): on a plain socket (TLS encrypts in the heap). */
-    @Override
-    public boolean takesFileRegions() {
-        return channel instanceof PlainChannel;
-    }
-
-    /**
-     * The whole response of {@code stream}, its body {@code region} of a file, which goes from the file to the socket
-     * ({@link FileRegion}). The region is closed when the stream is over.
-     */
-    @Override
-    public void respondFileOnLoop(int stream, int status, HttpFields fields, FileRegion region) {
-        Exchange ex = writable(stream);
-        if (ex == null) {
-            region.close();
-            return;
-        }
-        boolean close = closesAfter(ex);
-        responseComplete(ex, !response.file(ex, status, fields, region, close) || close); // (invalid head: a 500)
-    }
-
-    /** Writes the next part of a streamed response of {@code ex}; {@code head} is non-null on the first part. */
-    private void streamPart(Exchange ex, ResponseHead head, byte[] data, int length, boolean last) {
-        if (head != null) {
-            // HTTP/1.0 has no chunked coding: the close ends the body
-            boolean close = closesAfter(ex) || (head.chunked() && ex.head().minorVersion() == 0);
-            if (!response.streamHead(ex, head, close)) {
-                responseComplete(ex, true); // a 500 in its place; later parts find no body to frame: dropped
-                return;
-            }
-        }
-        Outbound out = response.out();
-        out.streamData(data, length);
-        if (last) {
-            responseComplete(ex, out.streamEnd());
-        } else if (out.stagedBytes() >= Outbound.STAGING_FLUSH_BYTES) {
-            flushOutput();
-        }
-    }
-
-    private boolean closesAfter(Exchange ex) {
-        if (!ex.head().keepAlive() || reactor.isDraining() || state.closing()) {
-            return true;
-        }
-        // The rest of the body is read and dropped to keep the connection only when it is sure to come and small.
-        return switch (state) {
-            case EXPECTING_CONTINUE -> true; // the client may not send it at all
-            case STREAMING_BODY -> !inbound.body().fits(reactor.options.maxDiscardBytes());
-            default -> false;
-        };
-    }
-
-    private void responseComplete(Exchange ex, boolean close) {
-        ex.responseWritten();
-        telemetry.responseFramed(response.bytes());
-        switch (state) {
-            case DISPATCHED -> {
-                if (close) {
-                    closing(false);
-                } else {
-                    finishExchange();
-                }
-            }
-            case EXPECTING_CONTINUE, STREAMING_BODY -> {
-                if (close) {
-                    closing(true);
-                } else {
-                    inbound.body().responseSent(reactor.options.maxDiscardBytes());
-                    moveTo(Http1State.DISCARDING_BODY); // finishExchange() runs when the rest of the body is read
-                    resumeReading();
-                }
-            }
-            case CLOSING, CLOSING_TO_LINGER -> { } // already closing
-            default -> throw new IllegalStateException("response complete in state " + state);
+    public void bodyBegins(Http1State reading) {
+        deadlines.restart(reactor.now);
+        armTimer(deadlines.at(Deadline.BODY));
+        moveTo(reading);
+        if (reading != Http1State.EXPECTING_CONTINUE) {
+            startRequestRate();
         }
     }
 
     /** The exchange is over (response sent, body read): back to IDLE, serving the next request if kept. */
-    private void finishExchange() {
+    @Override
+    public void finishExchange() {
         inbound.stopBodyRate();
         inFlight.ended();
         deadlines.restart(reactor.now);
@@ -821,54 +585,33 @@ public final class Http1Connection extends TimerNode
     }
 
     /** Moves to CLOSING: nothing more is read or served; closes (or lingers) once the output is written. */
-    private void closing(boolean clientMaySend) {
+    @Override
+    public void closing(boolean clientMaySend) {
         if (!state.closing()) {
             moveTo(clientMaySend ? Http1State.CLOSING_TO_LINGER : Http1State.CLOSING);
         }
         updateInterest();
     }
 
-    // ---------------------------------------------------------------- refusals
-
-    /** The one refusal path: answers the rule's status (when a response can still be sent) and closes after it. */
-    void refuse(ProtocolRule rule) {
-        telemetry.refused(rule);
-        refuse(rule.status(), rule.reason(), rule.name());
+    /** The response went out before the body was read: the rest is read and dropped, then the exchange finishes. */
+    @Override
+    public void discardRest() {
+        moveTo(Http1State.DISCARDING_BODY);
+        resumeReading();
     }
 
-    void refuse(Refusal refusal) {
-        telemetry.refused(refusal);
-        if (refusal.status() == 0) {
-            close(refusal == Refusal.DISCARD_LIMIT ? "discard-limit" : "refused");
-            return;
+    /** {@code 100 Continue} went out: the client now owes the body, at the minimum rate. */
+    @Override
+    public void bodyOwed() {
+        if (state == Http1State.EXPECTING_CONTINUE) {
+            moveTo(Http1State.STREAMING_BODY);
+            startRequestRate();
         }
-        refuse(refusal.status(), refusal.reason(reactor.options), refusal.name());
     }
 
-    private void refuseTooLarge(long limit, boolean claimed) {
-        telemetry.refused(Refusal.BODY_TOO_LARGE);
-        refuse(Refusal.BODY_TOO_LARGE.status(), Refusal.tooLarge(limit), Refusal.BODY_TOO_LARGE.name(), claimed);
-    }
-
-    private void refuse(int status, String reason, String rule) {
-        refuse(status, reason, rule, false);
-    }
-
-    /** {@code claimed}: the exchange's response was claimed for this refusal already. */
-    private void refuse(int status, String reason, String rule, boolean claimed) {
-        telemetry.rejected(status, reason, rule);
-        if (state.closing() || state == Http1State.LINGERING || state == Http1State.CLOSED
-                || !response.refusal(inFlight.current(), status, reason, rule, claimed)) {
-            close("reject"); // closing already, or the handler's answer had begun: the refusal cannot be sent
-            return;
-        }
-        closing(true);
-    }
-
-    /** Whether a refusal written now answers a {@code HEAD} request, and so has no body (the fuzz harness asks too). */
+    /** Whether a refusal written now answers a {@code HEAD} request, and so has no body (the fuzz harness asks). */
     public boolean refusalAnswersHead() {
-        Exchange current = inFlight.current();
-        return current != null && current.isHead();
+        return answering.refusalAnswersHead();
     }
 
     // ---------------------------------------------------------------- output
@@ -910,12 +653,6 @@ public final class Http1Connection extends TimerNode
     /** Starts (or restarts) the request body's rate window and arms the timer for its end. */
     private void startRequestRate() {
         armTimer(bodyIntake.startRate(reactor.now));
-    }
-
-    /** Queued response bytes of this connection, for writers waiting on any thread. */
-    @Override
-    public long queuedBytes(int stream) {
-        return response.queuedBytes();
     }
 
     /**
@@ -960,7 +697,8 @@ public final class Http1Connection extends TimerNode
     }
 
     /** The handler took body bytes, or the exchange ended: reading goes on. */
-    private void resumeReading() {
+    @Override
+    public void resumeReading() {
         if (!state.reads() || !intake.resume()) {
             return;
         }
@@ -1014,7 +752,7 @@ public final class Http1Connection extends TimerNode
         telemetry.timedOut(deadline);
         closeReason = deadline.phase() + " timeout";
         if (deadline.refusal() != null && !response.queued()) {
-            refuse(deadline.refusal());
+            answering.refuse(deadline.refusal());
             return;
         }
         close(deadline.closeReason());

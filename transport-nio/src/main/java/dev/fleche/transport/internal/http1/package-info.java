@@ -2,8 +2,11 @@
  * The HTTP/1.1 connection (RFC 9112), on the loop; the request's syntax is parsed by
  * {@code dev.fleche.transport.http1}, beneath.
  *
- * <p>Owns: {@code Http1Connection} (the spine: its diagram, every decision; {@code Http1State} its table), and the
- * parts it owns, none of which names it: {@code ExchangeInFlight} (the exchange in flight: started, handed to the
+ * <p>Owns: {@code Http1Connection} (the spine: its diagram, every step of its state; {@code Http1State} its table),
+ * and the parts it owns, none of which names it: {@code Answering} (the exchanges' side, the door's {@code Behind}: an
+ * exchange begun, its body handed over, the handler called, what it asks through the door, what its response
+ * completing means, the transport's refusals; it asks the spine for each step through {@code Answering.Spine}),
+ * {@code ExchangeInFlight} (the exchange in flight: started, handed to the
  * handler, told the client left, ended), {@code Inbound} (kept bytes, the head parser, the body decoder),
  * {@code RequestBody}, {@code BodyIntake} (how the body in flight begins, the bytes it takes, its rate and its limit),
  * {@code Intake} (the diagram's second axis: reading open, paused, ended), {@code ResponseSide} (the response side
