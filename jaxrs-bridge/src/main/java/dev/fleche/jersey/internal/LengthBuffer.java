@@ -56,8 +56,6 @@ import java.util.Objects;
  */
 @Priority(LengthBuffer.PRIORITY)
 final class LengthBuffer implements WriterInterceptor {
-    /** The request property holding the entity's {@code Collector}, whose bytes the writer takes at commit. */
-    static final String HELD = ExchangeProperties.HELD;
     /**
      * The request property telling {@link ResponseWriter} that the entity failed after its head was sent: the
      * response must be cut (the connection aborted), not ended as if it were whole.
@@ -96,7 +94,7 @@ final class LengthBuffer implements WriterInterceptor {
             return;
         }
         Collector collector = new Collector(jerseys, limit);
-        context.setProperty(HELD, collector);
+        context.setProperty(ExchangeProperties.HELD, collector);
         context.setOutputStream(collector);
         try {
             context.proceed();
@@ -109,7 +107,7 @@ final class LengthBuffer implements WriterInterceptor {
     /** Through a stream someone installed: every byte goes on at once; the writer learns the length below it. */
     private void relay(WriterInterceptorContext context) throws IOException {
         Relayed relayed = new Relayed(limit);
-        context.setProperty(HELD, relayed);
+        context.setProperty(ExchangeProperties.HELD, relayed);
         try {
             context.proceed();
         } catch (IOException | RuntimeException | Error e) {
@@ -124,12 +122,12 @@ final class LengthBuffer implements WriterInterceptor {
      * this goes straight to Jersey's stream.
      */
     static byte[] take(PropertiesDelegate request) {
-        return request.getProperty(HELD) instanceof Collector collector ? collector.take() : null;
+        return request.getProperty(ExchangeProperties.HELD) instanceof Collector collector ? collector.take() : null;
     }
 
     /** The {@link Relayed} of the response being committed, or null when it was not written through another stream. */
     static Relayed relayed(PropertiesDelegate request) {
-        return request.getProperty(HELD) instanceof Relayed relayed ? relayed : null;
+        return request.getProperty(ExchangeProperties.HELD) instanceof Relayed relayed ? relayed : null;
     }
 
     /**

@@ -28,22 +28,22 @@ class ExchangePropertiesTest {
         Object held = new Object();
         List<String> before = List.copyOf(properties.getPropertyNames());
         assertFalse(before.contains(TracingLogger.PROPERTY_NAME));
-        assertFalse(before.contains(LengthBuffer.HELD));
+        assertFalse(before.contains(ExchangeProperties.HELD));
 
         properties.setProperty(TracingLogger.PROPERTY_NAME, logger);
-        properties.setProperty(LengthBuffer.HELD, held);
+        properties.setProperty(ExchangeProperties.HELD, held);
         properties.setProperty("app", "value");
         assertEquals(logger, properties.getProperty(TracingLogger.PROPERTY_NAME));
-        assertEquals(held, properties.getProperty(LengthBuffer.HELD));
+        assertEquals(held, properties.getProperty(ExchangeProperties.HELD));
         assertEquals("value", properties.getProperty("app"));
         assertTrue(properties.getPropertyNames().containsAll(
-                List.of(TracingLogger.PROPERTY_NAME, LengthBuffer.HELD, "app")));
+                List.of(TracingLogger.PROPERTY_NAME, ExchangeProperties.HELD, "app")));
 
-        properties.removeProperty(LengthBuffer.HELD);
+        properties.removeProperty(ExchangeProperties.HELD);
         properties.setProperty(TracingLogger.PROPERTY_NAME, null);
-        assertNull(properties.getProperty(LengthBuffer.HELD));
+        assertNull(properties.getProperty(ExchangeProperties.HELD));
         assertNull(properties.getProperty(TracingLogger.PROPERTY_NAME));
-        assertFalse(properties.getPropertyNames().contains(LengthBuffer.HELD));
+        assertFalse(properties.getPropertyNames().contains(ExchangeProperties.HELD));
         assertFalse(properties.getPropertyNames().contains(TracingLogger.PROPERTY_NAME));
     }
 

@@ -90,7 +90,7 @@ class ResponseWriterTest {
     /** A response whose entity went through a stream someone installed ({@link LengthBuffer.Relayed}). */
     private static ContainerResponse relayed(Response response, LengthBuffer.Relayed relayed) {
         ContainerResponse container = response(response);
-        container.getRequestContext().setProperty(LengthBuffer.HELD, relayed);
+        container.getRequestContext().setProperty(ExchangeProperties.HELD, relayed);
         return container;
     }
 
