@@ -35,6 +35,11 @@
 #   service-image-no-coh  service the pod's, without -XX:+UseCompactObjectHeaders (is it worth it?): the image built
 #                         again with COMPACT_HEADERS=off, with its own AOT cache (a cache made with compact headers
 #                         is refused by a JVM without them)
+#   hello-example         hello  JDK 25, examples/hello itself on the JVM (its classes on the perf jar's dependencies)
+#   hello-native          hello  examples/hello as a native executable (examples/hello/target/hello; native/README.md)
+#   service-native        service examples/service as a native executable (examples/service/target/todo-service)
+# The native targets are built with GRAALVM_HOME=$(native/builder/make-builder.sh) mvn -B -Pnative package -pl
+# examples/hello,examples/service -am -DskipTests; their size (executable + lib/) is in the size table.
 # NAME@base: NAME from a copy of an earlier build in $BASE (default perf/results/tmp/startup/base: image/ and
 # fleche-perf.jar), with its own archives, to time a change side by side with the build before it.
 # NAME~X~Y: NAME with more settings, each X a JVM flag ("-...") or an environment variable (VAR=value).
@@ -52,7 +57,7 @@ ROOT=$(pwd)
 STARTS=10
 LOAD=0
 LOAD_RATE=
-TARGETS=fleche-jersey-jar,fleche-jersey-cds,fleche-jersey-aot,fleche-raw,jersey-grizzly,spring,service-jar,service-image,service-image-pod,service-image-g1,service-image-c1,service-image-no-coh
+TARGETS=fleche-jersey-jar,fleche-jersey-cds,fleche-jersey-aot,fleche-raw,jersey-grizzly,spring,service-jar,service-image,service-image-pod,service-image-g1,service-image-c1,service-image-no-coh,hello-example,hello-native,service-native
 OUT=
 JAVA25=${JAVA25:-/usr/lib/jvm/temurin-25-jdk-amd64/bin/java}
 JAVA17=${JAVA17:-/usr/lib/jvm/java-17-openjdk-amd64/bin/java}
@@ -83,6 +88,8 @@ use_build() {
     IMAGE=$ROOT/examples/service/target/image PERF_JAR=$ROOT/perf/target/fleche-perf.jar SUFFIX=
   fi
 }
+HELLO_NATIVE=$ROOT/examples/hello/target/hello
+SERVICE_NATIVE=$ROOT/examples/service/target/todo-service
 RAW_CP=$ROOT/examples/transport-hello/target/fleche-example-transport-hello-0.1.0-SNAPSHOT.jar:$ROOT/transport-nio/target/fleche-transport-nio-0.1.0-SNAPSHOT.jar
 mkdir -p "$TMP"
 FLAGS="-Xms64m -Xmx512m"
@@ -148,6 +155,10 @@ plain_command_of() {
     service-image-g1) echo "/todos	JAVA_OPTS=-XX:MaxRAM=256m,-XX:-UseSerialGC,-XX:+UseG1GC $IMAGE/bin/todo-service PORT" ;;
     service-image-c1) echo "/todos	JAVA_OPTS=-XX:MaxRAM=256m,-XX:TieredStopAtLevel=1 $IMAGE/bin/todo-service PORT" ;;
     service-image-no-coh) echo "/todos	JAVA_OPTS=-XX:MaxRAM=256m $TMP/image-no-coh/bin/todo-service PORT" ;;
+    hello-example) [ -d "$ROOT/examples/hello/target/classes" ] \
+      && echo "/hello	$JAVA25 $FLAGS -cp $ROOT/examples/hello/target/classes:$PERF_JAR dev.fleche.examples.hello.HelloServer PORT" ;;
+    hello-native) [ -x "$HELLO_NATIVE" ] && echo "/hello	$HELLO_NATIVE PORT" ;;
+    service-native) [ -x "$SERVICE_NATIVE" ] && echo "/todos	$SERVICE_NATIVE PORT" ;;
     *) echo "unknown target: $1" >&2; exit 1 ;;
   esac
 }
@@ -305,6 +316,13 @@ if [ -d "$IMAGE" ]; then
   size="$size
 | **total** | **$(du -sm "$IMAGE" | cut -f1)** |"
 fi
+native_size="| native executable | executable MB | lib/ MB |
+|---|---|---|"
+for exe in "$HELLO_NATIVE" "$SERVICE_NATIVE"; do
+  [ -x "$exe" ] || continue
+  native_size="$native_size
+| ${exe#"$ROOT"/} | $(awk -v b="$(stat -c %s "$exe")" 'BEGIN {printf "%.1f", b / 1048576}') | $(du -sk "$(dirname "$exe")/lib" 2>/dev/null | awk '{printf "%.1f", $1 / 1024}') |"
+done
 for name in "${names[@]}" x; do [[ $name == *@base* ]] || break; done
 use_build "$name" # the image directory below: this build's unless only @base targets ran
 report="## Start-up (perf/startup.sh --starts $STARTS --load $LOAD, $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) CPUs, commit $(git rev-parse --short HEAD)$(git diff --quiet HEAD || echo +changes), load average $(cut -d' ' -f1-3 /proc/loadavg) at the end)
@@ -315,6 +333,10 @@ $table
 
 $size
 
-JDK modules: $(cat "$IMAGE/runtime/release" 2>/dev/null | sed -n 's/^MODULES=//p')"
+JDK modules: $(cat "$IMAGE/runtime/release" 2>/dev/null | sed -n 's/^MODULES=//p')
+
+### Native executables
+
+$native_size"
 echo "$report"
 [ -z "$OUT" ] || echo "$report" > "$OUT"

@@ -3,7 +3,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.lang.module.ModuleDescriptor;
 import java.lang.module.ModuleFinder;
-import java.lang.module.ModuleReference;
 import java.nio.file.FileSystem;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
@@ -91,7 +90,13 @@ public final class NativeImageDriver {
     }
 
     private int run(String[] rawArgs) throws IOException, InterruptedException {
-        Deque<String> args = new ArrayDeque<>(expandArgFiles(List.of(rawArgs)));
+        List<String> all = new ArrayList<>(expandArgFiles(List.of(rawArgs)));
+        String fromEnvironment = System.getenv("NATIVE_IMAGE_OPTIONS"); // as GraalVM's driver: added after the rest
+        if (fromEnvironment != null && !fromEnvironment.isBlank()) {
+            System.out.println("Picked up NATIVE_IMAGE_OPTIONS: " + fromEnvironment);
+            all.addAll(tokenize(fromEnvironment));
+        }
+        Deque<String> args = new ArrayDeque<>(all);
         if (args.contains("--version")) {
             System.out.println("native-image " + GRAAL_VERSION + " (Fleche's builder: GraalVM " + GRAAL_VERSION
                     + " from Maven Central on " + System.getProperty("java.vm.vendor") + " "
@@ -432,10 +437,20 @@ public final class NativeImageDriver {
                 "jdk.jpackage", "jdk.jdeps", "jdk.internal.le", "jdk.internal.ed", "jdk.internal.md", "jdk.editpad",
                 "jdk.jconsole", "jdk.jartool", "jdk.jstatd", "jdk.jdi", "jdk.jdwp.agent", "jdk.internal.opt");
         List<String> args = new ArrayList<>();
-        List<ModuleReference> system = new ArrayList<>(ModuleFinder.ofSystem().findAll());
-        system.sort(java.util.Comparator.comparing(r -> r.descriptor().name()));
-        for (ModuleReference reference : system) {
-            ModuleDescriptor descriptor = reference.descriptor();
+        // The JDK modules the builder's JVM resolves: the default ones (this driver's own boot layer) and those
+        // the builder's modules require (jdk.internal.vm.ci, ...), so that no export names an unresolved module.
+        java.util.Map<String, ModuleDescriptor> resolved = new java.util.TreeMap<>();
+        for (Module module : ModuleLayer.boot().modules()) {
+            resolved.put(module.getName(), module.getDescriptor());
+        }
+        java.lang.module.Configuration builder = ModuleLayer.boot().configuration().resolve(
+                ModuleFinder.of(all.toArray(Path[]::new)), ModuleFinder.ofSystem(), builderModules);
+        for (java.lang.module.ResolvedModule module : builder.modules()) {
+            resolved.put(module.name(), module.reference().descriptor());
+        }
+        List<ModuleDescriptor> system = new ArrayList<>(resolved.values());
+        system.sort(java.util.Comparator.comparing(ModuleDescriptor::name));
+        for (ModuleDescriptor descriptor : system) {
             if (builderModules.contains(descriptor.name()) || tools.contains(descriptor.name())) {
                 continue;
             }

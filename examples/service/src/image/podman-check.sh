@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # The OCI image built and run the way a cluster runs it (CI's image stage; see examples/service/README.md):
 #
-#   examples/service/src/image/podman-check.sh [STARTS]        (root; installs podman and runc with apt-get if missing)
+#   examples/service/src/image/podman-check.sh [--native] [STARTS]   (root; installs podman and runc with apt-get if
+#                                                                     missing)
 #
-# 1. the two bases (make-bases.sh: runtime base from pinned Debian packages, build base with JDK 25 and Maven)
-# 2. podman build of examples/service/Dockerfile (the local Maven repository mounted as an overlay: no download
-#    of what CI already has, and nothing written back)
+# The JVM image (examples/service/Dockerfile: jlink runtime + AOT cache) by default; with --native the native one
+# (examples/service/Dockerfile.native: the native executable, built in its build stage). The same checks for both:
+# 1. the two bases (make-bases.sh: runtime base from pinned Debian packages, build base with JDK 25, Maven, gcc)
+# 2. podman build of the Dockerfile (the local Maven repository mounted as an overlay: no download of what CI
+#    already has, and nothing written back)
 # 3. podman run as the Deployment runs it: --read-only, --user 10001, --cap-drop=ALL, no privilege escalation,
 #    the manifest's memory limit; readiness, a write and a read, the RSS against the limit
 # 4. podman stop (SIGTERM): the drain, exit 0 within the manifest's terminationGracePeriodSeconds
@@ -13,14 +16,29 @@
 #    read and long-polled on the other (LISTEN/NOTIFY)
 # 6. the first 200 of /health/ready after `podman start`, STARTS times (default 5), median; the size by layer
 #
+# EXTRACT_TO=DIR copies the image's /opt/todo-service to DIR after the build (CI runs the image tests on it).
+#
 # podman here: runc (crun fails on this machine's hybrid cgroups), cgroupfs, no default ulimits (they cannot be
 # set here), host networking. A CONTAINERS_CONF file says so; set CONTAINERS_CONF to use your own.
 set -euo pipefail
 cd "$(dirname "$0")/../../../.."
 ROOT=$PWD
+NATIVE=0
+if [ "${1:-}" = --native ]; then
+  NATIVE=1
+  shift
+fi
 STARTS=${1:-5}
 PORT=${IMAGE_PORT:-19080}
-IMAGE=localhost/fleche/todo-service:0.1.0
+if [ $NATIVE = 1 ]; then
+  IMAGE=localhost/fleche/todo-service-native:0.1.0
+  DOCKERFILE=examples/service/Dockerfile.native
+  LAYERS="the base, then the JDK libraries, the executable"
+else
+  IMAGE=localhost/fleche/todo-service:0.1.0
+  DOCKERFILE=examples/service/Dockerfile
+  LAYERS="the base, then the jlink runtime, the jars, the launcher, the AOT cache"
+fi
 NAME=fleche-todo-ci-$$
 MANIFEST=examples/service/deploy/k8s/todo-service.yaml
 
@@ -58,15 +76,22 @@ case $limit in *Mi) limit_mb=${limit%Mi} ;; *) die "the manifest's memory limit 
 started=$(date +%s)
 log "bases"
 bash examples/service/src/image/base/make-bases.sh all
-log "podman build"
+log "podman build -f $DOCKERFILE"
 m2=${MAVEN_REPO:-$HOME/.m2/repository}
 mkdir -p "$m2"
 build_log=$(mktemp)
 "${PODMAN[@]}" build --network=host -v "$m2:/root/.m2/repository:O" \
-  -f examples/service/Dockerfile -t "$IMAGE" . >"$build_log" 2>&1 \
+  -f "$DOCKERFILE" -t "$IMAGE" . >"$build_log" 2>&1 \
   || { grep -v '^WARNING' "$build_log" | tail -40 >&2; die "podman build failed"; }
 rm -f "$build_log"
 log "built in $(( $(date +%s) - started )) s (bases included)"
+if [ -n "${EXTRACT_TO:-}" ]; then # the image's /opt/todo-service, for tests on this machine (CI's native stage)
+  rm -rf "$EXTRACT_TO" && mkdir -p "$(dirname "$EXTRACT_TO")"
+  holder=$("${PODMAN[@]}" create "$IMAGE")
+  "${PODMAN[@]}" cp "$holder:/opt/todo-service" "$EXTRACT_TO"
+  "${PODMAN[@]}" rm "$holder" >/dev/null
+  log "copied the image's /opt/todo-service to $EXTRACT_TO"
+fi
 
 run() { # [--name NAME] [-e PORT=...] extra podman run arguments...
   "${PODMAN[@]}" run -d --name "$NAME" --network=host --read-only --user 10001:10001 --cap-drop=ALL \
@@ -174,7 +199,7 @@ done
 median=$(printf '%s\n' "${times[@]}" | sort -n | sed -n "$(( (STARTS + 1) / 2 ))p")
 log "first 200 after podman start, $STARTS starts: ${times[*]} ms; median $median ms"
 
-log "size by layer (the base, then the jlink runtime, the jars, the launcher, the AOT cache):"
+log "size by layer ($LAYERS):"
 "${PODMAN[@]}" history --format '{{.Size}}\t{{.CreatedBy}}' "$IMAGE" | grep -v $'^0 B\t' | tac \
   | sed 's/\/bin\/sh -c #(nop) //' | cut -c1-80 | sed 's/^/[podman]   /'
 log "total $("${PODMAN[@]}" image inspect -f '{{.Size}}' "$IMAGE" | awk '{printf "%.1f MB", $1/1e6}'); stage took $(( $(date +%s) - started )) s"

@@ -9,8 +9,9 @@
 #                                           Every package is pinned to a version (RUNTIME_PACKAGES below); the root
 #                                           file system is tarred with sorted names, fixed owners and fixed times,
 #                                           so the same pins give the same layer digest.
-#   localhost/fleche/build-base:25-1        the build stage's base: Debian bookworm minbase (debootstrap) + binutils
-#                                           (strip), the Temurin 25 JDK from $TEMURIN (Temurin is not packaged by
+#   localhost/fleche/build-base:25-2        the build stage's base: Debian bookworm minbase (debootstrap) + binutils
+#                                           (strip), gcc, libc6-dev and zlib1g-dev (the native image's link,
+#                                           Dockerfile.native), the Temurin 25 JDK from $TEMURIN (Temurin is not packaged by
 #                                           Debian and no registry is reachable: the CI's own JDK is copied in) and
 #                                           Apache Maven 3.9.9 from Maven Central, checked against its SHA-512.
 #
@@ -30,7 +31,7 @@ WHAT=${1:-all}
 TEMURIN=${TEMURIN:-/usr/lib/jvm/temurin-25-jdk-amd64}
 DEBIAN_MIRROR=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
 RUNTIME_IMAGE=localhost/fleche/base:bookworm-1
-BUILD_IMAGE=localhost/fleche/build-base:25-1
+BUILD_IMAGE=localhost/fleche/build-base:25-2
 # The runtime base's packages, each pinned (Debian 12 "bookworm", amd64). A pin the mirror no longer carries (a
 # security update replaced it) fails the download: bump it here, which changes the base's digest on purpose.
 RUNTIME_PACKAGES=(
@@ -111,8 +112,8 @@ build_base() {
     log "installing debootstrap (apt-get)"
     DEBIAN_FRONTEND=noninteractive apt-get install -y -q debootstrap >/dev/null
   }
-  log "build base: debootstrap --variant=minbase bookworm (+ binutils)"
-  debootstrap --variant=minbase --include=binutils bookworm "$root" "$DEBIAN_MIRROR" > "$WORK/debootstrap.log" 2>&1 \
+  log "build base: debootstrap --variant=minbase bookworm (+ binutils, gcc, libc6-dev, zlib1g-dev)"
+  debootstrap --variant=minbase --include=binutils,gcc,libc6-dev,zlib1g-dev bookworm "$root" "$DEBIAN_MIRROR" > "$WORK/debootstrap.log" 2>&1 \
     || { tail -20 "$WORK/debootstrap.log" >&2; die "debootstrap failed"; }
   rm -rf "$root"/var/cache/apt/archives/*.deb "$root"/var/lib/apt/lists/*
   log "build base: $TEMURIN -> /opt/jdk, Apache Maven $MAVEN_VERSION -> /opt/maven"

@@ -18,7 +18,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * The service run as a child process — the image's launcher with an environment holding only {@code env} (what
  * {@code env -i VAR=value target/image/bin/todo-service 0} does), or {@link TodoService}'s main on the test class
  * path — waiting for its {@code READY <port>} line. The image directory comes from the system property
- * {@code image.dir} (set by the {@code image} profile). Its output is kept, and can be awaited.
+ * {@code image.dir} (set by the {@code image} profile); {@code image.launcher} names an executable to run instead
+ * (the {@code native} profile: the native executable). Its output is kept, and can be awaited.
  */
 final class ImageProcess implements AutoCloseable {
     final Process process;
@@ -34,6 +35,13 @@ final class ImageProcess implements AutoCloseable {
     }
 
     static Path launcher() {
+        String executable = System.getProperty("image.launcher"); // the native profile: the native executable
+        if (executable != null) {
+            if (!Files.isExecutable(Path.of(executable))) {
+                throw new IllegalStateException("no executable at " + executable + ": build with -Pnative");
+            }
+            return Path.of(executable);
+        }
         Path image = Path.of(System.getProperty("image.dir", "target/image"));
         Path launcher = image.resolve("bin").resolve(System.getProperty("service.name", "todo-service"));
         if (!Files.isExecutable(launcher)) {

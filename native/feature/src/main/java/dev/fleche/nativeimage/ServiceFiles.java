@@ -1,0 +1,118 @@
+package dev.fleche.nativeimage;
+
+import org.graalvm.nativeimage.hosted.Feature.BeforeAnalysisAccess;
+import org.graalvm.nativeimage.hosted.RuntimeReflection;
+import org.graalvm.nativeimage.hosted.RuntimeResourceAccess;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Enumeration;
+import java.util.List;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
+
+/**
+ * Jersey's service files in the image. Jersey finds its extensions ({@code AutoDiscoverable}s, the injection
+ * manager, the container and web-server providers, ...) by reading {@code META-INF/services/<interface>} as a
+ * resource and loading each class it names ({@code ServiceFinder}, not {@code java.util.ServiceLoader}, so the
+ * builder's own service handling does not see them). For every such file on the class path whose interface is
+ * Jersey's, HK2's or Jakarta REST's, this includes the file as a resource and registers the classes it names for
+ * lookup by name and construction — exactly what Jersey would load from it on the JVM.
+ */
+final class ServiceFiles {
+    private static final String PREFIX = "META-INF/services/";
+
+    private ServiceFiles() {
+    }
+
+    static void register(BeforeAnalysisAccess access) {
+        Module unnamed = access.getApplicationClassLoader().getUnnamedModule();
+        for (Path entry : access.getApplicationClassPath()) {
+            for (String file : serviceFiles(entry)) {
+                String service = file.substring(PREFIX.length());
+                if (!isJerseys(service)) {
+                    continue;
+                }
+                RuntimeResourceAccess.addResource(unnamed, file);
+                for (String name : classNames(access.getApplicationClassLoader(), file)) {
+                    Class<?> provider = access.findClassByName(name);
+                    if (provider == null) {
+                        RuntimeReflection.registerClassLookup(name);
+                        continue;
+                    }
+                    RuntimeReflection.register(provider);
+                    RuntimeReflection.registerClassLookup(name);
+                    RuntimeReflection.registerForReflectiveInstantiation(provider);
+                    try {
+                        RuntimeReflection.register(provider.getDeclaredConstructors());
+                        RuntimeReflection.registerAllDeclaredConstructors(provider);
+                    } catch (LinkageError e) {
+                        // a provider whose constructors name absent classes: Jersey skips it on the JVM too
+                    }
+                }
+            }
+        }
+    }
+
+    static boolean isJerseys(String service) {
+        return service.startsWith("org.glassfish.jersey.") || service.startsWith("org.glassfish.hk2.")
+                || service.startsWith("jakarta.ws.rs.");
+    }
+
+    private static List<String> serviceFiles(Path entry) {
+        List<String> files = new ArrayList<>();
+        if (Files.isDirectory(entry)) {
+            Path services = entry.resolve(PREFIX);
+            if (Files.isDirectory(services)) {
+                try (var list = Files.list(services)) {
+                    list.filter(Files::isRegularFile).forEach(p -> files.add(PREFIX + p.getFileName()));
+                } catch (IOException e) {
+                    throw new IllegalStateException("cannot list " + services, e);
+                }
+            }
+        } else if (Files.isRegularFile(entry) && entry.toString().endsWith(".jar")) {
+            try (ZipFile jar = new ZipFile(entry.toFile())) {
+                Enumeration<? extends ZipEntry> entries = jar.entries();
+                while (entries.hasMoreElements()) {
+                    String name = entries.nextElement().getName();
+                    if (name.startsWith(PREFIX) && name.length() > PREFIX.length() && !name.endsWith("/")
+                            && name.indexOf('/', PREFIX.length()) < 0) {
+                        files.add(name);
+                    }
+                }
+            } catch (IOException e) {
+                throw new IllegalStateException("cannot read " + entry, e);
+            }
+        }
+        return files;
+    }
+
+    /** The class names in every copy of the service file the class loader sees (comments and blanks skipped). */
+    private static List<String> classNames(ClassLoader loader, String file) {
+        List<String> names = new ArrayList<>();
+        try {
+            Enumeration<java.net.URL> copies = loader.getResources(file);
+            while (copies.hasMoreElements()) {
+                try (InputStream in = copies.nextElement().openStream();
+                     BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
+                    for (String line = reader.readLine(); line != null; line = reader.readLine()) {
+                        int comment = line.indexOf('#');
+                        String name = (comment < 0 ? line : line.substring(0, comment)).trim();
+                        if (!name.isEmpty() && !names.contains(name)) {
+                            names.add(name);
+                        }
+                    }
+                }
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot read " + file, e);
+        }
+        return names;
+    }
+}

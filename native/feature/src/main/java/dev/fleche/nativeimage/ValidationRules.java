@@ -1,0 +1,231 @@
+package dev.fleche.nativeimage;
+
+import org.graalvm.nativeimage.hosted.RuntimeProxyCreation;
+import org.graalvm.nativeimage.hosted.RuntimeReflection;
+
+import java.lang.annotation.Annotation;
+import java.lang.reflect.AnnotatedElement;
+import java.lang.reflect.Constructor;
+import java.lang.reflect.Executable;
+import java.lang.reflect.Field;
+import java.lang.reflect.Method;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * What Jakarta Bean Validation (Hibernate Validator) reads reflectively in an image, for the classes the image
+ * reaches:
+ * <ul>
+ *   <li>a class with a constraint ({@code @NotBlank}, ..., any annotation meta-annotated {@code @Constraint}) or
+ *       {@code @Valid} on itself, a field, a method, a constructor or a parameter: its hierarchy's fields, methods
+ *       and constructors, which the validator scans for its metadata;</li>
+ *   <li>each constraint annotation met on them: its attributes ({@code message()}, {@code groups()},
+ *       {@code min()}, ...) and a proxy of it (the validator reads attributes reflectively and makes annotation
+ *       instances of composed constraints), and the validators its {@code @Constraint(validatedBy)} names;</li>
+ *   <li>a {@code ConstraintValidator} or {@code ValueExtractor} implementation (the validator's built-in ones are
+ *       reachable through its own tables): its constructors, and its type arguments, which the validator reads.</li>
+ * </ul>
+ */
+final class ValidationRules {
+    private static final Set<String> CASCADE = Set.of("jakarta.validation.Valid");
+    private static final String CONSTRAINT = "jakarta.validation.Constraint";
+    private static final Set<String> VALIDATOR_INTERFACES = Set.of("jakarta.validation.ConstraintValidator",
+            "jakarta.validation.valueextraction.ValueExtractor");
+
+    private final Set<Class<?>> annotations = ConcurrentHashMap.newKeySet();
+
+    /**
+     * The validator's message bundles: Hibernate Validator's own (every language it ships: a request's
+     * {@code Accept-Language} picks one) and the application's {@code ValidationMessages} and
+     * {@code ContributorValidationMessages}, where the class path has them.
+     */
+    static void bundles(org.graalvm.nativeimage.hosted.Feature.BeforeAnalysisAccess access) {
+        if (access.findClassByName("org.hibernate.validator.HibernateValidator") == null) {
+            return;
+        }
+        Module unnamed = access.getApplicationClassLoader().getUnnamedModule();
+        for (String bundle : new String[] {"org.hibernate.validator.ValidationMessages", "ValidationMessages",
+                "ContributorValidationMessages"}) {
+            if (access.getApplicationClassLoader().getResource(bundle.replace('.', '/') + ".properties") != null) {
+                org.graalvm.nativeimage.hosted.RuntimeResourceAccess.addResourceBundle(unnamed, bundle);
+            }
+        }
+    }
+
+    /** Registers what the validator needs of {@code type}; true when it is a constrained class or a validator. */
+    boolean reached(Class<?> type) {
+        if (implementsValidator(type)) {
+            validator(type);
+            return true;
+        }
+        if (!isConstrained(type)) {
+            return false;
+        }
+        for (Class<?> at = type; at != null && at != Object.class && !JaxrsReachabilityFeature.isJdk(at);
+             at = at.getSuperclass()) {
+            RuntimeReflection.register(at);
+            RuntimeReflection.registerAllDeclaredFields(at);
+            RuntimeReflection.registerAllDeclaredMethods(at);
+            RuntimeReflection.registerAllDeclaredConstructors(at);
+            RuntimeReflection.register(true, at.getDeclaredFields());
+            RuntimeReflection.register(at.getDeclaredMethods());
+            RuntimeReflection.register(at.getDeclaredConstructors());
+            for (Field field : at.getDeclaredFields()) {
+                constraints(field);
+            }
+            for (Method method : at.getDeclaredMethods()) {
+                constraints(method);
+                parameters(method);
+            }
+            for (Constructor<?> constructor : at.getDeclaredConstructors()) {
+                constraints(constructor);
+                parameters(constructor);
+            }
+            constraints(at);
+        }
+        for (Class<?> implemented : type.getInterfaces()) {
+            RuntimeReflection.register(implemented);
+            RuntimeReflection.registerAllDeclaredMethods(implemented);
+        }
+        return true;
+    }
+
+    private boolean isConstrained(Class<?> type) {
+        if (type.isAnnotation() || type.isInterface() && !hasConstraints(type)) {
+            return false;
+        }
+        for (Class<?> at = type; at != null && at != Object.class; at = at.getSuperclass()) {
+            if (hasConstraints(at)) {
+                return true;
+            }
+            for (Field field : at.getDeclaredFields()) {
+                if (hasConstraints(field)) {
+                    return true;
+                }
+            }
+            for (Method method : at.getDeclaredMethods()) {
+                if (hasConstraints(method) || parametersHaveConstraints(method)) {
+                    return true;
+                }
+            }
+            for (Constructor<?> constructor : at.getDeclaredConstructors()) {
+                if (hasConstraints(constructor) || parametersHaveConstraints(constructor)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private static boolean parametersHaveConstraints(Executable executable) {
+        for (Annotation[] parameter : executable.getParameterAnnotations()) {
+            for (Annotation annotation : parameter) {
+                if (isConstraintOrCascade(annotation.annotationType())) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private static boolean hasConstraints(AnnotatedElement element) {
+        for (Annotation annotation : element.getDeclaredAnnotations()) {
+            if (isConstraintOrCascade(annotation.annotationType())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean isConstraintOrCascade(Class<? extends Annotation> type) {
+        if (CASCADE.contains(type.getName())) {
+            return true;
+        }
+        if (JaxrsReachabilityFeature.hasAnnotation(type, Set.of(CONSTRAINT))) {
+            return true;
+        }
+        // a repeatable constraint's container (@Size.List): its value() holds constraints
+        try {
+            Method value = type.getDeclaredMethod("value");
+            Class<?> element = value.getReturnType().getComponentType();
+            return element != null && element.isAnnotation()
+                    && JaxrsReachabilityFeature.hasAnnotation(element, Set.of(CONSTRAINT));
+        } catch (NoSuchMethodException e) {
+            return false;
+        }
+    }
+
+    private void parameters(Executable executable) {
+        for (Annotation[] parameter : executable.getParameterAnnotations()) {
+            for (Annotation annotation : parameter) {
+                annotation(annotation.annotationType());
+            }
+        }
+    }
+
+    private void constraints(AnnotatedElement element) {
+        for (Annotation annotation : element.getDeclaredAnnotations()) {
+            annotation(annotation.annotationType());
+        }
+    }
+
+    /** A constraint annotation (or a group-conversion, cascade, ... annotation): its attributes and a proxy. */
+    private void annotation(Class<? extends Annotation> type) {
+        String name = type.getName();
+        if (!(name.startsWith("jakarta.validation.") || name.startsWith("org.hibernate.validator.")
+                || isConstraintOrCascade(type)) || !annotations.add(type)) {
+            return;
+        }
+        RuntimeReflection.register(type);
+        RuntimeReflection.registerAllDeclaredMethods(type);
+        RuntimeReflection.register(type.getDeclaredMethods());
+        RuntimeProxyCreation.register(type);
+        for (Annotation meta : type.getDeclaredAnnotations()) {
+            if (meta.annotationType().getName().equals(CONSTRAINT)) {
+                try {
+                    for (Class<?> validator : (Class<?>[]) meta.annotationType().getMethod("validatedBy").invoke(meta)) {
+                        validator(validator);
+                    }
+                } catch (ReflectiveOperationException e) {
+                    throw new IllegalStateException("cannot read @Constraint(validatedBy) of " + name, e);
+                }
+            }
+            // composed constraints: the constraints on the constraint
+            if (isConstraintOrCascade(meta.annotationType())) {
+                annotation(meta.annotationType());
+            }
+        }
+        for (Method attribute : type.getDeclaredMethods()) {
+            Class<?> returned = attribute.getReturnType().isArray() ? attribute.getReturnType().getComponentType()
+                    : attribute.getReturnType();
+            if (returned.isAnnotation()) {
+                @SuppressWarnings("unchecked")
+                Class<? extends Annotation> nested = (Class<? extends Annotation>) returned;
+                annotation(nested);
+            }
+        }
+    }
+
+    private static boolean implementsValidator(Class<?> type) {
+        if (type.isInterface() || type.isAnnotation()) {
+            return false;
+        }
+        for (Class<?> at = type; at != null && at != Object.class; at = at.getSuperclass()) {
+            for (Class<?> implemented : at.getInterfaces()) {
+                if (VALIDATOR_INTERFACES.contains(implemented.getName())) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private static void validator(Class<?> type) {
+        for (Class<?> at = type; at != null && at != Object.class; at = at.getSuperclass()) {
+            RuntimeReflection.register(at);
+            RuntimeReflection.registerAllDeclaredConstructors(at);
+            RuntimeReflection.registerAllDeclaredMethods(at);
+            RuntimeReflection.register(at.getDeclaredConstructors());
+        }
+    }
+}
