@@ -1,8 +1,6 @@
 package dev.fleche.nativeimage;
 
 import org.graalvm.nativeimage.hosted.Feature.BeforeAnalysisAccess;
-import org.graalvm.nativeimage.hosted.RuntimeReflection;
-import org.graalvm.nativeimage.hosted.RuntimeResourceAccess;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -31,7 +29,7 @@ final class ServiceFiles {
     private ServiceFiles() {
     }
 
-    static void register(BeforeAnalysisAccess access) {
+    static void register(BeforeAnalysisAccess access, Registrar registrar) {
         Module unnamed = access.getApplicationClassLoader().getUnnamedModule();
         for (Path entry : access.getApplicationClassPath()) {
             for (String file : serviceFiles(entry)) {
@@ -39,19 +37,16 @@ final class ServiceFiles {
                 if (!isJerseys(service)) {
                     continue;
                 }
-                RuntimeResourceAccess.addResource(unnamed, file);
+                registrar.resource(unnamed, file);
                 for (String name : classNames(access.getApplicationClassLoader(), file)) {
                     Class<?> provider = access.findClassByName(name);
+                    registrar.classLookup(name);
                     if (provider == null) {
-                        RuntimeReflection.registerClassLookup(name);
                         continue;
                     }
-                    RuntimeReflection.register(provider);
-                    RuntimeReflection.registerClassLookup(name);
-                    RuntimeReflection.registerForReflectiveInstantiation(provider);
+                    registrar.type(provider);
                     try {
-                        RuntimeReflection.register(provider.getDeclaredConstructors());
-                        RuntimeReflection.registerAllDeclaredConstructors(provider);
+                        registrar.constructors(provider.getDeclaredConstructors());
                     } catch (LinkageError e) {
                         // a provider whose constructors name absent classes: Jersey skips it on the JVM too
                     }

@@ -1,8 +1,5 @@
 package dev.fleche.nativeimage;
 
-import org.graalvm.nativeimage.hosted.RuntimeProxyCreation;
-import org.graalvm.nativeimage.hosted.RuntimeReflection;
-
 import java.lang.annotation.Annotation;
 import java.lang.reflect.AnnotatedElement;
 import java.lang.reflect.Constructor;
@@ -33,13 +30,19 @@ final class ValidationRules {
             "jakarta.validation.valueextraction.ValueExtractor");
 
     private final Set<Class<?>> annotations = ConcurrentHashMap.newKeySet();
+    private final Set<Class<?>> done = ConcurrentHashMap.newKeySet();
+    private final Registrar registrar;
+
+    ValidationRules(Registrar registrar) {
+        this.registrar = registrar;
+    }
 
     /**
      * The validator's message bundles: Hibernate Validator's own (every language it ships: a request's
      * {@code Accept-Language} picks one) and the application's {@code ValidationMessages} and
      * {@code ContributorValidationMessages}, where the class path has them.
      */
-    static void bundles(org.graalvm.nativeimage.hosted.Feature.BeforeAnalysisAccess access) {
+    static void bundles(org.graalvm.nativeimage.hosted.Feature.BeforeAnalysisAccess access, Registrar registrar) {
         if (access.findClassByName("org.hibernate.validator.HibernateValidator") == null) {
             return;
         }
@@ -47,13 +50,24 @@ final class ValidationRules {
         for (String bundle : new String[] {"org.hibernate.validator.ValidationMessages", "ValidationMessages",
                 "ContributorValidationMessages"}) {
             if (access.getApplicationClassLoader().getResource(bundle.replace('.', '/') + ".properties") != null) {
-                org.graalvm.nativeimage.hosted.RuntimeResourceAccess.addResourceBundle(unnamed, bundle);
+                registrar.resourceBundle(unnamed, bundle);
             }
         }
     }
 
     /** Registers what the validator needs of {@code type}; true when it is a constrained class or a validator. */
     boolean reached(Class<?> type) {
+        if (type.isArray() || type.isPrimitive() || JaxrsRules.isJdk(type) || !done.add(type)) {
+            return false;
+        }
+        try {
+            return constrainedOrValidator(type);
+        } catch (LinkageError | TypeNotPresentException e) {
+            return false; // members naming classes absent from the class path: nothing to reflect on
+        }
+    }
+
+    private boolean constrainedOrValidator(Class<?> type) {
         if (implementsValidator(type)) {
             validator(type);
             return true;
@@ -61,15 +75,12 @@ final class ValidationRules {
         if (!isConstrained(type)) {
             return false;
         }
-        for (Class<?> at = type; at != null && at != Object.class && !JaxrsReachabilityFeature.isJdk(at);
-             at = at.getSuperclass()) {
-            RuntimeReflection.register(at);
-            RuntimeReflection.registerAllDeclaredFields(at);
-            RuntimeReflection.registerAllDeclaredMethods(at);
-            RuntimeReflection.registerAllDeclaredConstructors(at);
-            RuntimeReflection.register(true, at.getDeclaredFields());
-            RuntimeReflection.register(at.getDeclaredMethods());
-            RuntimeReflection.register(at.getDeclaredConstructors());
+        for (Class<?> at = type; at != null && at != Object.class && !JaxrsRules.isJdk(at); at = at.getSuperclass()) {
+            registrar.type(at);
+            registrar.queries(at);
+            registrar.fields(at.getDeclaredFields());
+            registrar.methods(at.getDeclaredMethods());
+            registrar.constructors(at.getDeclaredConstructors());
             for (Field field : at.getDeclaredFields()) {
                 constraints(field);
             }
@@ -84,8 +95,8 @@ final class ValidationRules {
             constraints(at);
         }
         for (Class<?> implemented : type.getInterfaces()) {
-            RuntimeReflection.register(implemented);
-            RuntimeReflection.registerAllDeclaredMethods(implemented);
+            registrar.type(implemented);
+            registrar.queries(implemented);
         }
         return true;
     }
@@ -141,7 +152,7 @@ final class ValidationRules {
         if (CASCADE.contains(type.getName())) {
             return true;
         }
-        if (JaxrsReachabilityFeature.hasAnnotation(type, Set.of(CONSTRAINT))) {
+        if (JaxrsRules.hasAnnotation(type, Set.of(CONSTRAINT))) {
             return true;
         }
         // a repeatable constraint's container (@Size.List): its value() holds constraints
@@ -149,7 +160,7 @@ final class ValidationRules {
             Method value = type.getDeclaredMethod("value");
             Class<?> element = value.getReturnType().getComponentType();
             return element != null && element.isAnnotation()
-                    && JaxrsReachabilityFeature.hasAnnotation(element, Set.of(CONSTRAINT));
+                    && JaxrsRules.hasAnnotation(element, Set.of(CONSTRAINT));
         } catch (NoSuchMethodException e) {
             return false;
         }
@@ -176,10 +187,10 @@ final class ValidationRules {
                 || isConstraintOrCascade(type)) || !annotations.add(type)) {
             return;
         }
-        RuntimeReflection.register(type);
-        RuntimeReflection.registerAllDeclaredMethods(type);
-        RuntimeReflection.register(type.getDeclaredMethods());
-        RuntimeProxyCreation.register(type);
+        registrar.type(type);
+        registrar.queries(type);
+        registrar.methods(type.getDeclaredMethods());
+        registrar.proxy(type);
         for (Annotation meta : type.getDeclaredAnnotations()) {
             if (meta.annotationType().getName().equals(CONSTRAINT)) {
                 try {
@@ -220,12 +231,11 @@ final class ValidationRules {
         return false;
     }
 
-    private static void validator(Class<?> type) {
+    private void validator(Class<?> type) {
         for (Class<?> at = type; at != null && at != Object.class; at = at.getSuperclass()) {
-            RuntimeReflection.register(at);
-            RuntimeReflection.registerAllDeclaredConstructors(at);
-            RuntimeReflection.registerAllDeclaredMethods(at);
-            RuntimeReflection.register(at.getDeclaredConstructors());
+            registrar.type(at);
+            registrar.queries(at);
+            registrar.constructors(at.getDeclaredConstructors());
         }
     }
 }
