@@ -6,8 +6,10 @@ import org.graalvm.nativeimage.hosted.Feature;
  * The builder's entry point (named in this jar's {@code native-image.properties}): the metadata a Jersey
  * application on Fleche needs, derived from what the image reaches. Every class the analysis reaches goes through
  * {@link JaxrsRules} (Jakarta REST components, injection points, entities, parameter types, proxies) and
- * {@link ValidationRules} (Bean Validation); before the analysis, {@link ServiceFiles} adds Jersey's service files
- * and {@link ValidationRules#bundles} the validator's message bundles.
+ * {@link ValidationRules} (Bean Validation); before the analysis, {@link ServiceFiles} adds Jersey's service files,
+ * {@link ValidationRules#bundles} the validator's message bundles and {@link JbossLoggingRules} its generated
+ * loggers. {@link JerseyDefaultProviders} leaves Jersey's XML, image and data-source providers
+ * out of the image.
  */
 public final class JaxrsReachabilityFeature implements Feature {
     @Override
@@ -24,6 +26,7 @@ public final class JaxrsReachabilityFeature implements Feature {
             jaxrs.reached(type);
             validation.reached(type);
         }, Object.class);
+        JbossLoggingRules.register(access, registrar);
         ServiceFiles.register(access, registrar);
         ValidationRules.bundles(access, registrar);
     }

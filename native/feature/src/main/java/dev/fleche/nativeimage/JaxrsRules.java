@@ -29,8 +29,9 @@ import java.util.concurrent.ConcurrentHashMap;
  *       hierarchy below {@code Object})</td><td>Jersey builds its model from them reflectively, HK2 constructs
  *       and injects them, resource methods are invoked through {@code Method.invoke}</td></tr>
  *   <tr><td>a class with injection points ({@code @Inject}, {@code @Context}, {@code @PostConstruct},
- *       {@code @PreDestroy} on a member)</td><td>its constructors and the annotated members</td><td>HK2 finds
- *       and calls them reflectively</td></tr>
+ *       {@code @PreDestroy} on a member), a class nested in a binder, an HK2 {@code Factory} or Jersey
+ *       {@code DisposableSupplier}</td><td>its constructors and the annotated members</td><td>HK2 finds
+ *       and calls them reflectively (binders bind their helpers by class)</td></tr>
  *   <tr><td>an entity type: a resource method's body parameter or return type (with its type arguments), a
  *       record or class nested in a component, a class with Jackson annotations, and the types of their
  *       properties, transitively</td><td>constructors, fields, methods, record components</td><td>Jackson
@@ -62,7 +63,9 @@ final class JaxrsRules {
             "org.glassfish.jersey.server.monitoring.RequestEventListener",
             "org.glassfish.jersey.server.spi.ComponentProvider",
             "org.glassfish.jersey.spi.ExceptionMappers");
-    private static final Set<String> COMPONENT_SUPERCLASSES = Set.of("jakarta.ws.rs.core.Application");
+    private static final Set<String> COMPONENT_SUPERCLASSES = Set.of("jakarta.ws.rs.core.Application",
+            // a binder registered as a component (new ValidationBinder()): Jersey reads its class like a provider's
+            "org.glassfish.jersey.internal.inject.AbstractBinder");
     private static final Set<String> INJECTION_ANNOTATIONS = Set.of("jakarta.inject.Inject", "jakarta.ws.rs.core.Context",
             "jakarta.annotation.PostConstruct", "jakarta.annotation.PreDestroy", "jakarta.ws.rs.BeanParam");
     private static final Set<String> PARAM_ANNOTATIONS = Set.of("jakarta.ws.rs.QueryParam", "jakarta.ws.rs.PathParam",
@@ -71,6 +74,10 @@ final class JaxrsRules {
     private static final Set<String> HTTP_METHOD = Set.of("jakarta.ws.rs.HttpMethod");
     private static final Set<String> CONTRACT = Set.of("org.glassfish.jersey.spi.Contract",
             "org.jvnet.hk2.annotations.Contract");
+    private static final Set<String> BINDERS = Set.of("org.glassfish.jersey.internal.inject.AbstractBinder",
+            "org.glassfish.hk2.utilities.binding.AbstractBinder");
+    private static final Set<String> FACTORIES = Set.of("org.glassfish.hk2.api.Factory",
+            "org.glassfish.jersey.internal.inject.DisposableSupplier");
 
     private final Set<Class<?>> done = ConcurrentHashMap.newKeySet();
     private final Set<Type> entities = ConcurrentHashMap.newKeySet();
@@ -93,7 +100,7 @@ final class JaxrsRules {
         try {
             if (isComponent(type)) {
                 component(type);
-            } else if (hasInjectionPoints(type)) {
+            } else if (hasInjectionPoints(type) || isBound(type)) {
                 injectable(type);
             }
             if (hasJacksonAnnotations(type)) {
@@ -158,6 +165,31 @@ final class JaxrsRules {
             }
             for (Method method : at.getDeclaredMethods()) {
                 if (hasAnnotation(method, INJECTION_ANNOTATIONS)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /**
+     * A class HK2 constructs from its class though nothing marks it: a supplier or factory (Jersey's
+     * {@code bindFactory(Class)}), or any class nested in a binder (binders bind their own helpers by class).
+     */
+    private static boolean isBound(Class<?> type) {
+        if (type.isInterface() || Modifier.isAbstract(type.getModifiers())) {
+            return false;
+        }
+        for (Class<?> enclosing = type.getEnclosingClass(); enclosing != null; enclosing = enclosing.getEnclosingClass()) {
+            for (Class<?> at = enclosing; at != null && at != Object.class; at = at.getSuperclass()) {
+                if (BINDERS.contains(at.getName())) {
+                    return true;
+                }
+            }
+        }
+        for (Class<?> at = type; at != null && at != Object.class; at = at.getSuperclass()) {
+            for (Class<?> implemented : at.getInterfaces()) {
+                if (FACTORIES.contains(implemented.getName())) {
                     return true;
                 }
             }

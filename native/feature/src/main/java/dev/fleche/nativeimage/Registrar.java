@@ -36,7 +36,8 @@ interface Registrar {
 
     void resource(Module module, String path);
 
-    void resourceBundle(Module module, String name);
+    /** A resource bundle in these locales. */
+    void resourceBundle(Module module, String name, java.util.Collection<java.util.Locale> locales);
 
     /** The registrar of an image build: the builder's registries. */
     final class Builder implements Registrar {
@@ -101,8 +102,9 @@ interface Registrar {
         }
 
         @Override
-        public void resourceBundle(Module module, String name) {
-            org.graalvm.nativeimage.hosted.RuntimeResourceAccess.addResourceBundle(module, name);
+        public void resourceBundle(Module module, String name, java.util.Collection<java.util.Locale> locales) {
+            org.graalvm.nativeimage.hosted.RuntimeResourceAccess.addResourceBundle(module, name,
+                    locales.toArray(java.util.Locale[]::new));
         }
     }
 }

@@ -7,13 +7,10 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Enumeration;
 import java.util.List;
-import java.util.zip.ZipEntry;
-import java.util.zip.ZipFile;
 
 /**
  * Jersey's service files in the image. Jersey finds its extensions ({@code AutoDiscoverable}s, the injection
@@ -62,27 +59,9 @@ final class ServiceFiles {
 
     private static List<String> serviceFiles(Path entry) {
         List<String> files = new ArrayList<>();
-        if (Files.isDirectory(entry)) {
-            Path services = entry.resolve(PREFIX);
-            if (Files.isDirectory(services)) {
-                try (var list = Files.list(services)) {
-                    list.filter(Files::isRegularFile).forEach(p -> files.add(PREFIX + p.getFileName()));
-                } catch (IOException e) {
-                    throw new IllegalStateException("cannot list " + services, e);
-                }
-            }
-        } else if (Files.isRegularFile(entry) && entry.toString().endsWith(".jar")) {
-            try (ZipFile jar = new ZipFile(entry.toFile())) {
-                Enumeration<? extends ZipEntry> entries = jar.entries();
-                while (entries.hasMoreElements()) {
-                    String name = entries.nextElement().getName();
-                    if (name.startsWith(PREFIX) && name.length() > PREFIX.length() && !name.endsWith("/")
-                            && name.indexOf('/', PREFIX.length()) < 0) {
-                        files.add(name);
-                    }
-                }
-            } catch (IOException e) {
-                throw new IllegalStateException("cannot read " + entry, e);
+        for (String name : ClassPathFiles.names(entry)) {
+            if (name.startsWith(PREFIX) && name.length() > PREFIX.length() && name.indexOf('/', PREFIX.length()) < 0) {
+                files.add(name);
             }
         }
         return files;

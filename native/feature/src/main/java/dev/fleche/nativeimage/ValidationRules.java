@@ -38,22 +38,33 @@ final class ValidationRules {
     }
 
     /**
-     * The validator's message bundles: Hibernate Validator's own (every language it ships: a request's
-     * {@code Accept-Language} picks one) and the application's {@code ValidationMessages} and
-     * {@code ContributorValidationMessages}, where the class path has them.
+     * The validator's message bundles, in every language the class path has them in (a request's
+     * {@code Accept-Language} picks one): Hibernate Validator's own and the application's {@code ValidationMessages}
+     * and {@code ContributorValidationMessages}.
      */
     static void bundles(org.graalvm.nativeimage.hosted.Feature.BeforeAnalysisAccess access, Registrar registrar) {
-        if (access.findClassByName("org.hibernate.validator.HibernateValidator") == null) {
-            return;
-        }
         Module unnamed = access.getApplicationClassLoader().getUnnamedModule();
-        for (String bundle : new String[] {"org.hibernate.validator.ValidationMessages", "ValidationMessages",
-                "ContributorValidationMessages"}) {
-            if (access.getApplicationClassLoader().getResource(bundle.replace('.', '/') + ".properties") != null) {
-                registrar.resourceBundle(unnamed, bundle);
+        java.util.Map<String, java.util.Set<java.util.Locale>> found = new java.util.TreeMap<>();
+        for (java.nio.file.Path entry : access.getApplicationClassPath()) {
+            for (String file : ClassPathFiles.names(entry)) {
+                for (String bundle : BUNDLES) {
+                    String path = bundle.replace('.', '/');
+                    if (file.startsWith(path) && file.endsWith(".properties")) {
+                        String suffix = file.substring(path.length(), file.length() - ".properties".length());
+                        if (suffix.isEmpty() || suffix.startsWith("_")) {
+                            found.computeIfAbsent(bundle, b -> new java.util.LinkedHashSet<>())
+                                    .add(suffix.isEmpty() ? java.util.Locale.ROOT
+                                            : java.util.Locale.forLanguageTag(suffix.substring(1).replace('_', '-')));
+                        }
+                    }
+                }
             }
         }
+        found.forEach((bundle, locales) -> registrar.resourceBundle(unnamed, bundle, locales));
     }
+
+    private static final String[] BUNDLES = {"org.hibernate.validator.ValidationMessages", "ValidationMessages",
+            "ContributorValidationMessages"};
 
     /** Registers what the validator needs of {@code type}; true when it is a constrained class or a validator. */
     boolean reached(Class<?> type) {

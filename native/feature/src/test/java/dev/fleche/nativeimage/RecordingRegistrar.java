@@ -82,8 +82,8 @@ final class RecordingRegistrar implements Registrar {
     }
 
     @Override
-    public void resourceBundle(Module module, String name) {
-        lines.add("bundle " + name);
+    public void resourceBundle(Module module, String name, java.util.Collection<java.util.Locale> locales) {
+        lines.add("bundle " + name + " " + locales);
     }
 
     private static String names(Class<?>[] types) {
