@@ -8,13 +8,20 @@
 #
 # The home is made once per set of inputs (this directory's files, the JDK's build) and reused: under
 # ${FLECHE_NATIVE_HOME:-~/.cache/fleche}/native-image-<graal>-<hash of the inputs>. Everything but the path goes to
-# standard error. Needs: the JDK 25 (FLECHE_NATIVE_JDK, default /usr/lib/jvm/temurin-25-jdk-amd64), Maven (for the
+# standard error. Needs: a JDK 25 (FLECHE_NATIVE_JDK, else JAVA_HOME if it is one, else /usr/lib/jvm/temurin-25-jdk-amd64), Maven (for the
 # jars; MAVEN_OPTS is honoured), gcc, binutils and zlib's headers and linker file (installed with apt-get when
 # missing and run as root). What the home holds, and every way it differs from a GraalVM distribution:
 # native/README.md.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
-JDK=${FLECHE_NATIVE_JDK:-/usr/lib/jvm/temurin-25-jdk-amd64}
+# The JDK: FLECHE_NATIVE_JDK, else JAVA_HOME when it is a JDK 25 (the build base's /opt/jdk), else Temurin 25's place.
+if [ -n "${FLECHE_NATIVE_JDK:-}" ]; then
+  JDK=$FLECHE_NATIVE_JDK
+elif [ -n "${JAVA_HOME:-}" ] && "$JAVA_HOME/bin/java" -version 2>&1 | grep -q 'version "25'; then
+  JDK=$JAVA_HOME
+else
+  JDK=/usr/lib/jvm/temurin-25-jdk-amd64
+fi
 GRAAL=$(sed -n 's:.*<graal.version>\(.*\)</graal.version>.*:\1:p' "$HERE/pom.xml")
 log() { printf '[native-builder] %s\n' "$*" >&2; }
 die() { printf '[native-builder] FAILED: %s\n' "$*" >&2; exit 1; }

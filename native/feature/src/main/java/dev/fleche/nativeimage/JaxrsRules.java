@@ -25,9 +25,11 @@ import java.util.concurrent.ConcurrentHashMap;
  *   <caption>What is registered, and why</caption>
  *   <tr><th>class</th><th>registered</th><th>because</th></tr>
  *   <tr><td>a component: {@code @Path}, {@code @Provider}, or implementing a Jakarta REST provider, filter,
- *       interceptor or feature interface, or a Jersey or HK2 {@code @Contract} interface</td><td>the class, its constructors, methods and fields (all of its
- *       hierarchy below {@code Object})</td><td>Jersey builds its model from them reflectively, HK2 constructs
- *       and injects them, resource methods are invoked through {@code Method.invoke}</td></tr>
+ *       interceptor or feature interface, or a Jersey or HK2 {@code @Contract} interface</td><td>all of its
+ *       hierarchy below {@code Object} for queries; its constructors, fields, resource methods and injected
+ *       methods for use (the rest is compiled only if called)</td><td>Jersey builds its model from them
+ *       reflectively, HK2 constructs and injects them, resource methods are invoked through
+ *       {@code Method.invoke}</td></tr>
  *   <tr><td>a class with injection points ({@code @Inject}, {@code @Context}, {@code @PostConstruct},
  *       {@code @PreDestroy} on a member), a class nested in a binder, an HK2 {@code Factory} or Jersey
  *       {@code DisposableSupplier}</td><td>its constructors and the annotated members</td><td>HK2 finds
@@ -218,13 +220,26 @@ final class JaxrsRules {
 
     // ---------------------------------------------------------------- registrations
 
-    /** A component: everything of its hierarchy below Object; its resource methods' types; its nested types. */
+    /**
+     * A component: its hierarchy below Object queried, its constructors, fields, resource methods and injection
+     * points usable; its resource methods' types; its nested types.
+     */
     private void component(Class<?> type) {
         for (Class<?> at = type; at != null && at != Object.class; at = at.getSuperclass()) {
-            everything(at);
+            // Every member is queried (Jersey and HK2 read them all), but only what is called reflectively is
+            // registered for invocation: a method registered so is compiled whether or not the application calls
+            // it, with everything it reaches (a provider's readFrom and writeTo are called through their interface,
+            // so they are compiled when the provider is, and not otherwise).
+            registrar.type(at);
+            registrar.queries(at);
+            registrar.constructors(at.getDeclaredConstructors());
+            registrar.fields(at.getDeclaredFields());
             for (Method method : at.getDeclaredMethods()) {
                 if (isResourceMethod(method)) {
+                    registrar.methods(method);
                     resourceMethod(method);
+                } else if (hasAnnotation(method, INJECTION_ANNOTATIONS) || isContextSetter(method)) {
+                    registrar.methods(method);
                 }
                 injectionTargets(method);
             }
@@ -290,6 +305,18 @@ final class JaxrsRules {
                 }
             }
         }
+    }
+
+    /** A setter Jersey injects into: {@code @Context} on it or on its parameter. */
+    private static boolean isContextSetter(Method method) {
+        for (Annotation[] parameter : method.getParameterAnnotations()) {
+            for (Annotation annotation : parameter) {
+                if (INJECTION_ANNOTATIONS.contains(annotation.annotationType().getName())) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     private static boolean isResourceMethod(Method method) {

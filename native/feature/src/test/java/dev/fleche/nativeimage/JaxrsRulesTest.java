@@ -114,8 +114,10 @@ class JaxrsRulesTest {
         assertTrue(registrar.has("field " + Line.class.getName() + "#quantity"), "a property's type, transitively");
         assertTrue(registrar.has("record " + OrderResource.Receipt.class.getName()));
         assertTrue(registrar.has("queries java.lang.Record"), "Jackson walks a record's supertypes");
-        // a method without an HTTP method designator is not a resource method: its parameter is no entity
+        // a method without an HTTP method designator is not a resource method: its parameter is no entity, and
+        // it is queried (with the class) but not registered for invocation
         assertFalse(registrar.mentions(Unrelated.class), registrar.lines::toString);
+        assertTrue(registrar.has("queries " + resource));
     }
 
     @Test
@@ -134,10 +136,13 @@ class JaxrsRulesTest {
     }
 
     @Test
-    void aProviderAndItsInterfacesAreRegistered() {
+    void aProviderIsQueriedAndConstructedAndItsInterfacesQueried() {
         rules.reached(BadRequestMapper.class);
-        assertTrue(registrar.has("method " + BadRequestMapper.class.getName()
-                + "#toResponse(IllegalArgumentException)"));
+        String mapper = BadRequestMapper.class.getName();
+        assertTrue(registrar.has("queries " + mapper));
+        assertTrue(registrar.has("constructor " + mapper + "()"), "HK2 constructs it");
+        assertFalse(registrar.has("method " + mapper + "#toResponse(IllegalArgumentException)"),
+                "called through its interface: not registered for reflective invocation (it would be compiled always)");
         assertTrue(registrar.has("queries " + ExceptionMapper.class.getName()), "Jersey reads the interface's methods");
     }
 
