@@ -60,10 +60,7 @@ final class ValidationRules {
                 }
             }
         }
-        found.forEach((bundle, locales) -> {
-            System.out.println("[fleche-native-image] bundle " + bundle + " " + locales); // TODO remove
-            registrar.resourceBundle(unnamed, bundle, locales);
-        });
+        found.forEach((bundle, locales) -> registrar.resourceBundle(unnamed, bundle, locales));
     }
 
     private static final String[] BUNDLES = {"org.hibernate.validator.ValidationMessages", "ValidationMessages",
