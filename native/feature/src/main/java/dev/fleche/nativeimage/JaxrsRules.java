@@ -41,6 +41,9 @@ import java.util.concurrent.ConcurrentHashMap;
  *   <tr><td>a parameter type of {@code @QueryParam}, {@code @PathParam}, ... (boxed)</td><td>{@code valueOf},
  *       {@code fromString}, {@code parse} and the {@code String} constructor, where they exist</td><td>Jersey's
  *       parameter converters look them up by name</td></tr>
+ *   <tr><td>a record in the package of a component (not nested in it), once both are reached</td><td>as an
+ *       entity</td><td>an application builds such records in a helper and returns them inside a {@code Response}
+ *       or resumes an {@code AsyncResponse} with them: no signature names them, Jackson writes them</td></tr>
  *   <tr><td>an interface injected through {@code @Context} or {@code @Inject}</td><td>a dynamic proxy of it
  *       with HK2's {@code ProxyCtl}</td><td>HK2 proxies request-scoped objects injected into singletons</td></tr>
  * </table>
@@ -84,6 +87,9 @@ final class JaxrsRules {
     private final Set<Class<?>> done = ConcurrentHashMap.newKeySet();
     private final Set<Type> entities = ConcurrentHashMap.newKeySet();
     private final Set<Class<?>> proxies = ConcurrentHashMap.newKeySet();
+    /** The packages of the components reached, and the records reached in other packages so far (by package). */
+    private final Set<String> componentPackages = new java.util.HashSet<>();
+    private final java.util.Map<String, java.util.List<Class<?>>> waitingRecords = new java.util.HashMap<>();
 
     private final Registrar registrar;
     private final Class<?> proxyCtl;
@@ -102,11 +108,15 @@ final class JaxrsRules {
         try {
             if (isComponent(type)) {
                 component(type);
+                componentPackage(type);
             } else if (hasInjectionPoints(type) || isBound(type)) {
                 injectable(type);
             }
             if (hasJacksonAnnotations(type)) {
                 entity(type);
+            }
+            if (type.isRecord()) {
+                record(type);
             }
         } catch (LinkageError | TypeNotPresentException e) {
             // A class whose members name classes absent from the class path: nothing of it can be reflected on.
@@ -216,6 +226,39 @@ final class JaxrsRules {
             }
         }
         return false;
+    }
+
+    // ---------------------------------------------------------------- records beside components
+
+    /**
+     * A record reached: an entity when a component of its package was reached, else kept until one is. A record
+     * of the application's resource packages is data the resources send (Jersey's, HK2's and the JDK's records are
+     * left out by {@link #entity}); a record elsewhere (a library's) is not registered.
+     */
+    private void record(Class<?> type) {
+        boolean now;
+        synchronized (componentPackages) {
+            now = componentPackages.contains(type.getPackageName());
+            if (!now) {
+                waitingRecords.computeIfAbsent(type.getPackageName(), p -> new java.util.ArrayList<>()).add(type);
+            }
+        }
+        if (now) {
+            entity(type);
+        }
+    }
+
+    private void componentPackage(Class<?> component) {
+        java.util.List<Class<?>> records;
+        synchronized (componentPackages) {
+            if (!componentPackages.add(component.getPackageName())) {
+                return;
+            }
+            records = waitingRecords.remove(component.getPackageName());
+        }
+        if (records != null) {
+            records.forEach(this::entity);
+        }
     }
 
     // ---------------------------------------------------------------- registrations

@@ -97,6 +97,13 @@ class JaxrsRulesTest {
         public String name;
     }
 
+    /** A helper, not a component, that builds the record a resource resumes its AsyncResponse with. */
+    static final class Notifier {
+        /** In the resources' package, named by no signature. */
+        public record Change(long version, String change) {
+        }
+    }
+
     private final RecordingRegistrar registrar = new RecordingRegistrar();
     private final JaxrsRules rules = new JaxrsRules(registrar, ProxyCtl.class);
 
@@ -157,6 +164,28 @@ class JaxrsRulesTest {
     void aClassWithJacksonAnnotationsIsAnEntity() {
         rules.reached(Annotated.class);
         assertTrue(registrar.has("field " + Annotated.class.getName() + "#hidden"));
+    }
+
+    @Test
+    void aRecordInTheResourcesPackageIsAnEntityWhicheverIsReachedFirst() {
+        rules.reached(Notifier.Change.class);
+        assertFalse(registrar.mentions(Notifier.Change.class), "no component of its package reached yet");
+        rules.reached(BadRequestMapper.class);
+        assertTrue(registrar.has("record " + Notifier.Change.class.getName()), registrar.lines::toString);
+        assertTrue(registrar.has("method " + Notifier.Change.class.getName() + "#change()"));
+
+        RecordingRegistrar later = new RecordingRegistrar();
+        JaxrsRules other = new JaxrsRules(later, ProxyCtl.class);
+        other.reached(BadRequestMapper.class);
+        other.reached(Notifier.Change.class);
+        assertTrue(later.has("record " + Notifier.Change.class.getName()), "reached after the component");
+    }
+
+    @Test
+    void aRecordOutsideTheComponentsPackagesGetsNothing() {
+        rules.reached(OrderResource.class);
+        rules.reached(dev.fleche.nativeimage.elsewhere.LibraryRecord.class);
+        assertFalse(registrar.mentions(dev.fleche.nativeimage.elsewhere.LibraryRecord.class), registrar.lines::toString);
     }
 
     @Test
