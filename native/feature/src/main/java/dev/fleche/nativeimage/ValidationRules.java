@@ -43,19 +43,32 @@ final class ValidationRules {
      * and {@code ContributorValidationMessages}.
      */
     static void bundles(org.graalvm.nativeimage.hosted.Feature.BeforeAnalysisAccess access, Registrar registrar) {
-        Module unnamed = access.getApplicationClassLoader().getUnnamedModule();
-        java.util.Map<String, java.util.Set<java.util.Locale>> found = new java.util.TreeMap<>();
+        java.util.List<String> files = new java.util.ArrayList<>();
         for (java.nio.file.Path entry : access.getApplicationClassPath()) {
-            for (String file : ClassPathFiles.names(entry)) {
-                for (String bundle : BUNDLES) {
-                    String path = bundle.replace('.', '/');
-                    if (file.startsWith(path) && file.endsWith(".properties")) {
-                        String suffix = file.substring(path.length(), file.length() - ".properties".length());
-                        if (suffix.isEmpty() || suffix.startsWith("_")) {
-                            found.computeIfAbsent(bundle, b -> new java.util.LinkedHashSet<>())
-                                    .add(suffix.isEmpty() ? java.util.Locale.ROOT
-                                            : java.util.Locale.forLanguageTag(suffix.substring(1).replace('_', '-')));
-                        }
+            files.addAll(ClassPathFiles.names(entry));
+        }
+        bundles(access.getApplicationClassLoader().getUnnamedModule(), files, registrar);
+    }
+
+    /**
+     * The bundles among {@code files} (resource names of the class path): each bundle with its locales, and each
+     * of its {@code .properties} files as a resource. The files must be registered themselves: the builder
+     * (GraalVM 25.0.4) names a bundle of the unnamed module {@code ALL-UNNAMED:<name>}, loads it at build time, but
+     * finds no module of that name when it registers the bundle's files, so that without this only the languages
+     * of {@code -H:IncludeResourceBundles} (English) would be found at run time.
+     */
+    static void bundles(Module unnamed, Iterable<String> files, Registrar registrar) {
+        java.util.Map<String, java.util.Set<java.util.Locale>> found = new java.util.TreeMap<>();
+        for (String file : files) {
+            for (String bundle : BUNDLES) {
+                String path = bundle.replace('.', '/');
+                if (file.startsWith(path) && file.endsWith(".properties")) {
+                    String suffix = file.substring(path.length(), file.length() - ".properties".length());
+                    if (suffix.isEmpty() || suffix.startsWith("_")) {
+                        found.computeIfAbsent(bundle, b -> new java.util.LinkedHashSet<>())
+                                .add(suffix.isEmpty() ? java.util.Locale.ROOT
+                                        : java.util.Locale.forLanguageTag(suffix.substring(1).replace('_', '-')));
+                        registrar.resource(unnamed, file);
                     }
                 }
             }

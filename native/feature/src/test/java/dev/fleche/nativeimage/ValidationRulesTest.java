@@ -87,4 +87,23 @@ class ValidationRulesTest {
         assertFalse(rules.reached(Unconstrained.class));
         assertTrue(registrar.lines.isEmpty(), registrar.lines::toString);
     }
+    @Test
+    void messageBundlesAreRegisteredWithEveryLanguageAndTheirFiles() {
+        RecordingRegistrar registrar = new RecordingRegistrar();
+        ValidationRules.bundles(getClass().getClassLoader().getUnnamedModule(), java.util.List.of(
+                "org/hibernate/validator/ValidationMessages.properties",
+                "org/hibernate/validator/ValidationMessages_de.properties",
+                "org/hibernate/validator/ValidationMessages_zh_TW.properties",
+                "ValidationMessages_fr.properties", "ValidationMessagesExtra.properties",
+                "org/hibernate/validator/ValidationMessages.class"), registrar);
+        assertTrue(registrar.has("bundle org.hibernate.validator.ValidationMessages [, de, zh_TW]"),
+                registrar.lines::toString);
+        assertTrue(registrar.has("bundle ValidationMessages [fr]"));
+        // the files themselves: the builder does not register them for a bundle of the unnamed module
+        assertTrue(registrar.has("resource org/hibernate/validator/ValidationMessages_de.properties"));
+        assertTrue(registrar.has("resource org/hibernate/validator/ValidationMessages.properties"));
+        assertTrue(registrar.has("resource ValidationMessages_fr.properties"));
+        assertFalse(registrar.lines.toString().contains("Extra"), "another bundle whose name starts alike");
+        assertFalse(registrar.lines.toString().contains(".class"));
+    }
 }
