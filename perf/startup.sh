@@ -333,7 +333,7 @@ $table
 
 $size
 
-JDK modules: $(cat "$IMAGE/runtime/release" 2>/dev/null | sed -n 's/^MODULES=//p')
+JDK modules: $(sed -n 's/^MODULES=//p' "$IMAGE/runtime/release" 2>/dev/null || echo "(no image directory built)")
 
 ### Native executables
 
