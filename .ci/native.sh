@@ -14,9 +14,10 @@
 # RUN because this machine cannot build native images at all (not x86-64, or under 9 GB of available memory: the
 # builder's heap is 7 GB) or FLECHE_CI_NATIVE=off. .ci/run reports 3 in its last line, never as a pass.
 #
-# Duration on the 2-core development machine, shared with other builds (2026-11-29, load average 3-4): 12a 1 s
-# (cached); 12b see native/README.md "CI"; 12c 463 s for the image build (bases cached) + ~35 s of checks; 12d ~1 min.
-# The timeouts below are about twice that.
+# Duration on the 2-core development machine, shared with other builds (2026-11-29, load average 3-4; builder,
+# bases and Maven repository already there): 12a 0 s, 12b 235 s (the -Ob build 3 m 39 s), 12c 359 s (an earlier
+# run: 490 s), 12d 21 s: 615 s in all. On a fresh machine 12a adds ~1 min (the builder's jars from Maven Central).
+# The timeouts below are several times that, for a loaded machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
