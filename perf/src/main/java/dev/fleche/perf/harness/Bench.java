@@ -54,8 +54,8 @@ public final class Bench {
         this.o = o;
         this.known = Target.defaults();
         o.extraTargets.forEach((name, cmd) -> known.put(name, new Target(name, name, "custom", cmd,
-                java.util.Set.of(Target.HELLO, Target.JSON, Target.ECHO, Target.PIPELINE, Target.ASYNC, Target.POLL,
-                        Target.SSE, Target.TRANSFER), false)));
+                o.extraFeatures.getOrDefault(name, java.util.Set.of(Target.HELLO, Target.JSON, Target.ECHO,
+                        Target.PIPELINE, Target.ASYNC, Target.POLL, Target.SSE, Target.TRANSFER)), false)));
         o.applySuite(known);
         this.scenarios = Scenario.all(o);
         for (String t : o.targets) {

@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The harness's command line (see {@link #USAGE}). Defaults follow shared BENCHMARKS.md: 3 rounds, 15 s warm-up,
@@ -31,7 +32,8 @@ final class Options {
                                   tls: the HTTPS variants (NAME-tls-ec, NAME-tls-rsa) x the tls-* scenarios
               --targets LIST      comma-separated target names (overrides the suite's); see --list
               --target NAME=CMD   add a target: CMD with PORT (JAVA and FLAGS are replaced); it gets every scenario;
-                                  with --targets, name it there too
+                                  with --targets, name it there too. NAME[hello,json,echo,async]=CMD: it has only
+                                  those endpoints (checks and scenarios of the others are left out)
               --scenarios LIST    comma-separated scenario names (default: the suite's); see --list
               --rounds N          rounds; targets alternate, order rotated every round (default 3)
               --warmup S          warm-up before each measured throughput run and SSE window (default 15)
@@ -70,6 +72,8 @@ final class Options {
     List<String> targets;
     List<String> scenarios;
     Map<String, String> extraTargets = new LinkedHashMap<>();
+    /** The features (endpoints) of an added target named with {@code NAME[f1,f2]=CMD}; absent: every one. */
+    Map<String, Set<String>> extraFeatures = new LinkedHashMap<>();
     int rounds = 3;
     double warmup = 15;
     double jitWarmup = 0;
@@ -119,7 +123,14 @@ final class Options {
                     if (eq <= 0 || !def.contains("PORT")) {
                         throw new IllegalArgumentException("--target wants NAME=COMMAND with PORT in it");
                     }
-                    o.extraTargets.put(def.substring(0, eq), def.substring(eq + 1));
+                    String name = def.substring(0, eq);
+                    int bracket = name.indexOf('[');
+                    if (bracket > 0 && name.endsWith("]")) { // NAME[f1,f2]: the endpoints the target has
+                        o.extraFeatures.put(name.substring(0, bracket),
+                                Set.copyOf(csv(name.substring(bracket + 1, name.length() - 1))));
+                        name = name.substring(0, bracket);
+                    }
+                    o.extraTargets.put(name, def.substring(eq + 1));
                 }
                 case "--scenarios" -> o.scenarios = csv(args[++i]);
                 case "--rounds" -> { o.rounds = positive(a, args[++i]); rounds = true; }

@@ -90,4 +90,13 @@ class OptionsTest {
         assertTrue(s.get("tls-handshake-resumed").connectionPerRequest());
         assertEquals(LoadSpec.Tls.RESUME, s.get("tls-handshake-resumed").tls());
     }
+
+    @Test
+    void anAddedTargetMayNameItsEndpoints() {
+        Options o = Options.parse(new String[] {"--target", "a[hello,json]=bin/a PORT", "--target", "b=bin/b PORT"});
+        assertEquals("bin/a PORT", o.extraTargets.get("a"));
+        assertEquals(java.util.Set.of("hello", "json"), o.extraFeatures.get("a"));
+        assertEquals("bin/b PORT", o.extraTargets.get("b"));
+        assertFalse(o.extraFeatures.containsKey("b"), "every endpoint");
+    }
 }
