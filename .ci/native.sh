@@ -13,6 +13,9 @@
 # Exit status: 0 passed; 1 a real failure (the builder cannot be assembled, a build fails, a check fails); 3 NOT
 # RUN because this machine cannot build native images at all (not x86-64, or under 9 GB of available memory: the
 # builder's heap is 7 GB) or FLECHE_CI_NATIVE=off. .ci/run reports 3 in its last line, never as a pass.
+# FLECHE_CI_NATIVE=off is also the switch for a failure that is not the change's: the builder runs GraalVM 25.0.4
+# on Temurin 25.0.3 with JVMCI's version check off (native/README.md), so a Temurin update on the CI machine can
+# break it for every branch at once.
 #
 # Duration on the 2-core development machine, shared with other builds (2026-11-29, load average 3-4; builder,
 # bases and Maven repository already there): 12a 0 s, 12b 235 s (the -Ob build 3 m 39 s), 12c 359 s (an earlier
