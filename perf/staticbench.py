@@ -200,6 +200,9 @@ def command(target, port, tls, args, files_dir, keys):
     if target == "fleche":
         return java + ["-cp", FLECHE_JAR, "dev.fleche.perf.fleche.FlecheStaticPeer", str(port), "--dir",
                        files_dir] + tls_args
+    if target in ("fleche-alt", "fleche-alt2"):  # other builds' perf jars, to compare builds in one run (rotated)
+        return java + ["-cp", os.environ[target.upper().replace("-", "_") + "_JAR"], "dev.fleche.perf.fleche.FlecheStaticPeer", str(port),
+                       "--dir", files_dir] + tls_args
     if target in ("grizzly", "jetty"):
         jar = os.path.join(PEERS, target + "-static", "target", target + "-static-peer.jar")
         return java + ["-jar", jar, str(port), "--dir", files_dir] + tls_args

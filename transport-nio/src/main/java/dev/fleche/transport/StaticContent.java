@@ -44,10 +44,11 @@ import java.util.regex.Pattern;
  *       the root; otherwise such a path is {@code 404}. Links within the root are followed</td></tr>
  *   <tr><td>{@code mediaTypes}</td><td>none</td><td>extensions added to (or replacing in) the built-in table of
  *       {@code Content-Type}s, e.g. {@code "webmanifest" -> "application/manifest+json"}</td></tr>
- *   <tr><td>{@code maxCachedFileBytes}</td><td>64 KiB</td><td>files and class-path resources up to this size are
- *       kept in memory once read (off the reactors) and answered from memory on them, with no read and no hand-off;
- *       a file's copy is valid while its size and modification time are those of the lookup every request
- *       makes</td></tr>
+ *   <tr><td>{@code maxCachedFileBytes}</td><td>1 MiB</td><td>files and class-path resources up to this size are
+ *       kept in memory once read (off the reactors) and answered from memory on them, with no read and no hand-off
+ *       (a directory's files in direct memory, sent from there with no copy into the heap); a file's copy is valid
+ *       while its size and modification time are those of the lookup every request makes. Larger files are sent
+ *       from the file on every request</td></tr>
  *   <tr><td>{@code maxCacheBytes}</td><td>16 MiB</td><td>the most bytes kept in memory for this prefix; beyond it
  *       the least recently used are dropped</td></tr>
  *   <tr><td>{@code maxCachedNames}</td><td>4,096</td><td>the most names kept for this prefix (class path: also what
@@ -168,7 +169,7 @@ public record StaticContent(String prefix, Path directory, String classPath, Cla
         private boolean hidden;
         private boolean linksOutside;
         private final Map<String, String> mediaTypes = new TreeMap<>();
-        private int maxCachedFileBytes = 64 * 1024;
+        private int maxCachedFileBytes = 1024 * 1024;
         private long maxCacheBytes = 16L * 1024 * 1024;
         private int maxCachedNames = 4096;
 

@@ -274,6 +274,61 @@ class StaticTransferTest {
                 () -> openDescriptorsOf(root.resolve("big.bin")) == 0);
     }
 
+    /**
+     * Files up to {@code maxCachedFileBytes} (1 MiB) are read once into direct memory and then sent from there: the
+     * second request of each protocol is answered from memory. Whole and in ranges, one larger than the staging
+     * buffer takes whole (queued as it is) and one smaller (copied into it), over plain HTTP/1.1, TLS and h2.
+     */
+    @Test
+    void keptFilesAreSentFromMemoryWholeAndInRangesOverEveryProtocol() throws Exception {
+        long bigCrc = file("kept.bin", 700_000);
+        long smallCrc = file("small.bin", 5_000);
+        byte[] kept = Files.readAllBytes(root.resolve("kept.bin"));
+        TestCertificates certificates = TestCertificates.get();
+        start(RawClient.loopback());
+        HttpClient plain = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(10)).build();
+        for (int round = 0; round < 2; round++) { // the first reads the files, the second finds them kept
+            checkKept(plain, "http://127.0.0.1:" + server.port(), HttpClient.Version.HTTP_1_1, bigCrc, smallCrc,
+                    kept);
+        }
+        server.stop(Duration.ZERO);
+        start(RawClient.loopback().tls(TlsOptions.builder(certificates.serverContext(
+                TestCertificates.ServerKey.EC_P256)).build()));
+        for (int round = 0; round < 2; round++) {
+            for (HttpClient.Version version : HttpClient.Version.values()) {
+                HttpClient tls = HttpClient.newBuilder().sslContext(certificates.clientContext()).version(version)
+                        .connectTimeout(Duration.ofSeconds(10)).build();
+                checkKept(tls, "https://localhost:" + server.port(), version, bigCrc, smallCrc, kept);
+            }
+        }
+    }
+
+    private static void checkKept(HttpClient client, String base, HttpClient.Version version, long bigCrc,
+            long smallCrc, byte[] kept) throws Exception {
+        String what = base + " " + version;
+        for (String[] file : new String[][] {{"kept.bin", String.valueOf(bigCrc), "700000"},
+                {"small.bin", String.valueOf(smallCrc), "5000"}}) {
+            HttpResponse<byte[]> whole = client.send(HttpRequest.newBuilder(URI.create(base + "/files/" + file[0]))
+                    .timeout(Duration.ofSeconds(20)).build(), HttpResponse.BodyHandlers.ofByteArray());
+            assertEquals(version, whole.version(), what);
+            assertEquals(200, whole.statusCode(), what);
+            assertEquals(file[2], whole.headers().firstValue("content-length").orElseThrow(), what);
+            CRC32 crc = new CRC32();
+            crc.update(whole.body());
+            assertEquals(Long.parseLong(file[1]), crc.getValue(), what + " " + file[0]);
+        }
+        for (int[] range : new int[][] {{1000, 1009}, {100_000, 650_000}, {699_990, 699_999}}) {
+            HttpResponse<byte[]> part = client.send(HttpRequest.newBuilder(URI.create(base + "/files/kept.bin"))
+                    .header("Range", "bytes=" + range[0] + "-" + range[1]).timeout(Duration.ofSeconds(20)).build(),
+                    HttpResponse.BodyHandlers.ofByteArray());
+            assertEquals(206, part.statusCode(), what);
+            assertEquals("bytes " + range[0] + "-" + range[1] + "/700000",
+                    part.headers().firstValue("content-range").orElseThrow(), what);
+            assertArrayEquals(java.util.Arrays.copyOfRange(kept, range[0], range[1] + 1), part.body(), what);
+        }
+    }
+
     @Test
     void curlResumesADownload(@TempDir Path downloads) throws Exception {
         Assumptions.assumeTrue(onPath("curl"), "curl is not installed (.ci/run installs it)");

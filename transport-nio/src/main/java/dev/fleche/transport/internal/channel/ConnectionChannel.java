@@ -49,6 +49,23 @@ public interface ConnectionChannel {
     int write(ByteBuffer src) throws IOException;
 
     /**
+     * Writes application bytes from {@code srcs[offset, offset + length)}, in order, as many as the channel takes now
+     * (a plain socket in one gathering write; TLS fills each record from as many of them as it holds).
+     *
+     * @return the number of bytes taken; {@code 0} as for {@link #write(ByteBuffer)}
+     */
+    default long write(ByteBuffer[] srcs, int offset, int length) throws IOException {
+        long taken = 0;
+        for (int i = offset; i < offset + length; i++) {
+            taken += write(srcs[i]);
+            if (srcs[i].hasRemaining()) {
+                break;
+            }
+        }
+        return taken;
+    }
+
+    /**
      * Writes bytes the channel produced by itself and still holds (TLS records, handshake messages,
      * {@code close_notify}).
      *

@@ -51,6 +51,11 @@ public final class PlainChannel implements ConnectionChannel {
     }
 
     @Override
+    public long write(ByteBuffer[] srcs, int offset, int length) throws IOException {
+        return socket.write(srcs, offset, length);
+    }
+
+    @Override
     public boolean flush() {
         return true;
     }

@@ -198,7 +198,21 @@ public final class TlsChannel implements ConnectionChannel {
             case TASK:
                 return 0;
             case OPEN:
-                return writeRecords(src);
+                return (int) writeRecords(new ByteBuffer[] {src}, 0, 1);
+            default:
+                throw new ClosedChannelException();
+        }
+    }
+
+    /** As {@link #write(ByteBuffer)}; each record is filled from as many of {@code srcs} as it holds. */
+    @Override
+    public long write(ByteBuffer[] srcs, int offset, int length) throws IOException {
+        switch (phase) {
+            case HANDSHAKE:
+            case TASK:
+                return 0;
+            case OPEN:
+                return writeRecords(srcs, offset, length);
             default:
                 throw new ClosedChannelException();
         }
@@ -605,14 +619,14 @@ public final class TlsChannel implements ConnectionChannel {
         return -1;
     }
 
-    private int writeRecords(ByteBuffer src) throws IOException {
+    private long writeRecords(ByteBuffer[] srcs, int offset, int length) throws IOException {
         if (!flushNet()) {
             return 0;
         }
-        int taken = 0;
+        long taken = 0;
         try {
-            while (src.hasRemaining() && phase == Phase.OPEN) {
-                SSLEngineResult result = wrap(src);
+            while (anyRemaining(srcs, offset, length) && phase == Phase.OPEN) {
+                SSLEngineResult result = wrap(srcs, offset, length);
                 taken += result.bytesConsumed();
                 if (result.getStatus() == SSLEngineResult.Status.CLOSED) {
                     throw new ClosedChannelException();
@@ -635,13 +649,18 @@ public final class TlsChannel implements ConnectionChannel {
 
     /** Wraps {@code src} into {@code netOut}, growing it when the engine asks for more room than it has. */
     private SSLEngineResult wrap(ByteBuffer src) throws SSLException {
+        return wrap(new ByteBuffer[] {src}, 0, 1);
+    }
+
+    /** Wraps the next record from {@code srcs[offset, offset + length)} into {@code netOut}, as {@link #wrap(ByteBuffer)}. */
+    private SSLEngineResult wrap(ByteBuffer[] srcs, int offset, int length) throws SSLException {
         int packetBytes = engine.getSession().getPacketBufferSize();
         netOut = ready(netOut, packetBytes);
         while (true) {
             netOut.compact();
             SSLEngineResult result;
             try {
-                result = engine.wrap(src, netOut);
+                result = engine.wrap(srcs, offset, length, netOut);
             } finally {
                 netOut.flip();
             }
@@ -714,6 +733,15 @@ public final class TlsChannel implements ConnectionChannel {
         int recordBytes = RECORD_HEADER_BYTES + ((netIn.get(p + 3) & 0xFF) << 8 | (netIn.get(p + 4) & 0xFF));
         // a record longer than the engine takes goes to the engine whole-or-not, which refuses it
         return netIn.remaining() >= recordBytes || recordBytes > engine.getSession().getPacketBufferSize();
+    }
+
+    private static boolean anyRemaining(ByteBuffer[] buffers, int offset, int length) {
+        for (int i = offset + length - 1; i >= offset; i--) {
+            if (buffers[i].hasRemaining()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static boolean pending(ByteBuffer buffer) {

@@ -14,6 +14,7 @@ import dev.fleche.transport.internal.rules.StaticRule;
 import dev.fleche.transport.internal.telemetry.Telemetry;
 
 import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -40,11 +41,27 @@ public final class ConnectionDoor {
         /** A part of the streamed response of {@code stream} ({@code head} with the first part), unless it is over. */
         void streamPartOnLoop(int stream, ResponseHead head, byte[] data, int length, boolean last);
 
-        /** Whether a response may be a {@link FileRegion} (HTTP/1.x on a plain socket); any thread. */
-        boolean takesFileRegions();
+        /**
+         * Whether a response may be a {@link FileRegion} (HTTP/1.x on a plain socket); any thread. By default not:
+         * the connection frames every body itself (HTTP/2).
+         */
+        default boolean takesFileRegions() {
+            return false;
+        }
 
-        /** The whole response of {@code stream}, its body {@code region} of a file; closes the region if not sent. */
-        void respondFileOnLoop(int stream, int status, HttpFields fields, FileRegion region);
+        /**
+         * The whole response of {@code stream}, its body {@code region} of a file; closes the region if not sent.
+         * Asked only when {@link #takesFileRegions()}; by default the region is closed.
+         */
+        default void respondFileOnLoop(int stream, int status, HttpFields fields, FileRegion region) {
+            region.close();
+        }
+
+        /**
+         * The whole response of {@code stream}, its body the bytes {@code body} has remaining (a buffer that never
+         * changes and may be direct: sent from where it is, without a copy into the heap), unless the stream is over.
+         */
+        void respondBufferOnLoop(int stream, int status, HttpFields fields, ByteBuffer body);
 
         /** The handler first reads the body of {@code stream}: {@code 100 Continue}, if the client waits for it. */
         void sendContinueOnLoop(int stream);
@@ -196,6 +213,18 @@ public final class ConnectionDoor {
             behind.respondFileOnLoop(stream, status, fields, region);
         } else {
             reactor.execute(() -> behind.respondFileOnLoop(stream, status, fields, region));
+        }
+    }
+
+    /**
+     * The whole response of {@code stream}, its body the remaining bytes of {@code body}, a buffer that never changes
+     * (it is sent as it is, from a direct buffer without a copy into the heap); at once on the loop, else queued to it.
+     */
+    public void respondBuffer(int stream, int status, HttpFields fields, ByteBuffer body) {
+        if (reactor.inLoop()) {
+            behind.respondBufferOnLoop(stream, status, fields, body);
+        } else {
+            reactor.execute(() -> behind.respondBufferOnLoop(stream, status, fields, body));
         }
     }
 

@@ -20,6 +20,7 @@ import java.io.OutputStream;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -301,6 +302,21 @@ public final class Exchange implements HttpExchange {
             throw new IllegalStateException("response already started");
         }
         door.respondFile(stream, status, headers, region);
+    }
+
+    /**
+     * Sends a whole response whose body is the remaining bytes of {@code body}, a buffer that must never change (a
+     * cached file's content: sent as it is, from a direct buffer without a copy into the heap); any protocol.
+     *
+     * @throws IllegalStateException when a response was started already
+     */
+    void respondBuffer(int status, HttpFields headers, ByteBuffer body) {
+        Responses.checkStatus(status);
+        Objects.requireNonNull(headers, "headers");
+        if (!CLAIM.compareAndSet(this, Claim.OPEN, Claim.WRITTEN)) {
+            throw new IllegalStateException("response already started");
+        }
+        door.respondBuffer(stream, status, headers, body.duplicate());
     }
 
     /** Whether {@link #respondFile} may be used: an HTTP/1.x connection on a plain socket. */

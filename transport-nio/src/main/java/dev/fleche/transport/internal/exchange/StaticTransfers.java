@@ -6,6 +6,7 @@ import dev.fleche.transport.ErrorRenderer;
 import dev.fleche.transport.HttpExchange;
 import dev.fleche.transport.HttpFields;
 
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.util.concurrent.Executor;
 
@@ -32,6 +33,15 @@ public final class StaticTransfers {
     public static void respondFile(HttpExchange exchange, int status, HttpFields fields, FileChannel file,
             long position, long count, long size) {
         ((Exchange) exchange).respondFile(status, fields, new FileRegion(file, position, count, size));
+    }
+
+    /**
+     * Answers {@code exchange} with {@code status}, {@code fields} and the remaining bytes of {@code body} as the body,
+     * on any protocol: a buffer that never changes (a file's content kept in memory), sent from where it is — from a
+     * direct buffer without a copy into the heap.
+     */
+    public static void respondBuffer(HttpExchange exchange, int status, HttpFields fields, ByteBuffer body) {
+        ((Exchange) exchange).respondBuffer(status, fields, body);
     }
 
     /**

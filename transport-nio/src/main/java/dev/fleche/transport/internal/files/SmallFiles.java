@@ -1,23 +1,26 @@
 package dev.fleche.transport.internal.files;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.file.Files;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The contents of a directory's small files (up to {@code maxCachedFileBytes}), read once off the reactor and then
- * answered from memory on it, on every protocol: no read, no hand-off to a reader thread, one write with the head.
- * An entry is valid only for the entity tag it was read under — the modification time in nanoseconds and the size,
- * which the lookup of every request reads anyway — so a changed file is read again. Bounded by
- * {@code maxCacheBytes} and {@code maxCachedNames}, least recently used first out.
+ * The contents of a directory's files up to {@code maxCachedFileBytes}, read once off the reactor into direct memory
+ * and then answered from there on the reactor, on every protocol: no read, no hand-off to a reader thread, and the
+ * bytes go to the socket (or to TLS, or into HTTP/2's frames) from where they are, with no copy into the heap. Each
+ * answer gets a read-only view; a range is a slice of it. An entry is valid only for the entity tag it was read
+ * under — the modification time in nanoseconds and the size, which the lookup of every request reads anyway — so a
+ * changed file is read again. Bounded by {@code maxCacheBytes} and {@code maxCachedNames}, least recently used first
+ * out; the memory of an entry let go returns when its last answer is written.
  */
 final class SmallFiles {
-    private record Entry(String etag, byte[] bytes) {
+    private record Entry(String etag, ByteBuffer content) {
     }
 
     private final int maxFileBytes;
@@ -38,44 +41,48 @@ final class SmallFiles {
         return size <= maxFileBytes;
     }
 
-    /** The content of {@code file} read under {@code etag}, or null (not read yet, or changed since). */
-    byte[] get(Path file, String etag) {
+    /** A read-only view of the content of {@code file} read under {@code etag}, or null (not read yet, or changed). */
+    ByteBuffer get(Path file, String etag) {
         lock.lock();
         try {
             Entry entry = cache.get(file);
-            return entry != null && entry.etag.equals(etag) ? entry.bytes : null;
+            return entry != null && entry.etag.equals(etag) ? entry.content.duplicate() : null;
         } finally {
             lock.unlock();
         }
     }
 
     /**
-     * Reads {@code file}, expected to be {@code size} bytes under {@code etag}, and keeps it; null when it is not that
-     * size any more (it changed: the response is cut). Blocks: never on a reactor.
+     * Reads {@code file}, expected to be {@code size} bytes under {@code etag}, keeps it and returns a read-only view;
+     * null when it is not that size any more (it changed: the response is cut). Blocks: never on a reactor.
      */
-    byte[] load(Path file, String etag, long size) throws IOException {
-        byte[] content;
-        try (InputStream in = Files.newInputStream(file)) {
-            content = in.readNBytes((int) size + 1);
+    ByteBuffer load(Path file, String etag, long size) throws IOException {
+        ByteBuffer content = ByteBuffer.allocateDirect((int) size + 1); // one more: a file that grew is seen
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+            while (content.hasRemaining() && channel.read(content) >= 0) {
+                // until the end of the file, or a byte past the size it should have
+            }
         }
-        if (content.length != size) {
+        if (content.position() != size) {
             return null;
         }
+        content.flip();
+        ByteBuffer kept = content.slice().asReadOnlyBuffer();
         lock.lock();
         try {
-            Entry old = cache.put(file, new Entry(etag, content));
-            bytes += content.length - (old == null ? 0 : old.bytes.length);
+            Entry old = cache.put(file, new Entry(etag, kept));
+            bytes += size - (old == null ? 0 : old.content.capacity());
             Iterator<Map.Entry<Path, Entry>> eldest = cache.entrySet().iterator();
             while ((bytes > maxBytes || cache.size() > maxNames) && eldest.hasNext()) {
                 Map.Entry<Path, Entry> out = eldest.next();
                 if (!out.getKey().equals(file)) {
-                    bytes -= out.getValue().bytes.length;
+                    bytes -= out.getValue().content.capacity();
                     eldest.remove();
                 }
             }
         } finally {
             lock.unlock();
         }
-        return content;
+        return kept.duplicate();
     }
 }

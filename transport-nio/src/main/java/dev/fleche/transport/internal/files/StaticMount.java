@@ -9,6 +9,7 @@ import dev.fleche.transport.internal.rules.StaticRule;
 import dev.fleche.transport.internal.exchange.StaticTransfers;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
@@ -347,9 +348,9 @@ public final class StaticMount {
             StaticTransfers.respondPaced(exchange, status, fields, length,
                     Sources.resource(found.resource(), conditions.first()), readers);
         } else if (smallFiles.takes(found.size())) {
-            byte[] bytes = smallFiles.get(found.file(), found.etag());
-            if (bytes != null) {
-                exchange.respond(status, fields, slice(bytes, conditions));
+            ByteBuffer kept = smallFiles.get(found.file(), found.etag());
+            if (kept != null) {
+                StaticTransfers.respondBuffer(exchange, status, fields, slice(kept, conditions));
             } else {
                 readSmallFile(exchange, found, conditions, fields);
             }
@@ -374,20 +375,26 @@ public final class StaticMount {
                 : Arrays.copyOfRange(whole, (int) conditions.first(), (int) (conditions.first() + conditions.length()));
     }
 
+    /** The part of {@code whole} (a view of a kept file) the conditions ask for: all of it, or the range's slice. */
+    private static ByteBuffer slice(ByteBuffer whole, Conditions conditions) {
+        return conditions.length() == whole.remaining() ? whole
+                : whole.slice((int) conditions.first(), (int) conditions.length());
+    }
+
     /** A small file not in memory yet: read on a reader thread, kept, and answered from there. */
     private void readSmallFile(HttpExchange exchange, Representation found, Conditions conditions, HttpFields fields) {
         try {
             readers.execute(() -> {
-                byte[] bytes;
+                ByteBuffer kept;
                 try {
-                    bytes = smallFiles.load(found.file(), found.etag(), found.size());
-                } catch (IOException | RuntimeException e) {
-                    bytes = null;
+                    kept = smallFiles.load(found.file(), found.etag(), found.size());
+                } catch (IOException | RuntimeException | OutOfMemoryError e) {
+                    kept = null; // OutOfMemoryError: no direct memory left for it now
                 }
-                if (bytes == null) {
+                if (kept == null) {
                     exchange.abort(); // changed or gone since its head was decided: cut, never a wrong length
                 } else {
-                    exchange.respond(conditions.status(), fields, slice(bytes, conditions));
+                    StaticTransfers.respondBuffer(exchange, conditions.status(), fields, slice(kept, conditions));
                 }
             });
         } catch (RejectedExecutionException e) {

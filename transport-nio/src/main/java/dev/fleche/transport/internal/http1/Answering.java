@@ -18,6 +18,8 @@ import dev.fleche.transport.internal.rules.RateWindow;
 import dev.fleche.transport.internal.rules.Refusal;
 import dev.fleche.transport.internal.telemetry.Telemetry;
 
+import java.nio.ByteBuffer;
+
 /**
  * The exchanges' side of an HTTP/1.1 connection: an exchange begun per head, its body handed over and the handler
  * called; what an exchange asks of its connection through its {@link ConnectionDoor}, on the loop, and what its
@@ -172,6 +174,17 @@ final class Answering implements ConnectionDoor.Behind {
         boolean close = closesAfter(ex, state);
         boolean sent = response.file(ex, status, fields, region, close); // an invalid head: a 500
         responseComplete(ex, state, !sent || close);
+    }
+
+    @Override
+    public void respondBufferOnLoop(int stream, int status, HttpFields fields, ByteBuffer body) {
+        Http1State state = spine.state();
+        Exchange ex = writable(state, stream);
+        if (ex != null) {
+            boolean close = closesAfter(ex, state);
+            boolean sent = response.buffer(ex, status, fields, body, close); // an invalid head: a 500
+            responseComplete(ex, state, !sent || close);
+        }
     }
 
     /** Sends {@code 100 Continue} for {@code stream} unless it is over or a final response was started. */

@@ -13,6 +13,8 @@ import dev.fleche.transport.internal.loop.Reactor;
 import dev.fleche.transport.internal.loop.WriteQueue;
 import dev.fleche.transport.internal.rules.RateWindow;
 
+import java.nio.ByteBuffer;
+
 /**
  * The outbound part of an HTTP/1.1 connection: the connection's {@link WriteQueue}, into which it frames responses
  * (whole, streamed, {@code 100 Continue}, refusals, a head whose body is a {@link FileRegion}) with the reactor's
@@ -54,6 +56,16 @@ public final class Outbound extends WriteQueue {
                 isHead);
         if (!isHead && Responses.bodyAllowed(status)) {
             raw(body, 0, body.length);
+        }
+    }
+
+    /** Frames a whole response to {@code request}, its body the remaining bytes of {@code body} (queued as it is). */
+    void buffer(RequestHead request, int status, HttpFields fields, ByteBuffer body, boolean close) {
+        boolean isHead = isHead(request);
+        encoder.encodeHead(stage(), status, null, fields, body.remaining(), false, close, keepAliveOn10(request),
+                isHead);
+        if (!isHead && Responses.bodyAllowed(status)) {
+            raw(body);
         }
     }
 

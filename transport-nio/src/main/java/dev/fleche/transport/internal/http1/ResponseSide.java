@@ -13,6 +13,7 @@ import dev.fleche.transport.internal.rules.Refusal;
 import dev.fleche.transport.internal.telemetry.Telemetry;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 
 /**
  * The response side of an HTTP/1.1 connection, only while there is one: the {@link Outbound} taken when a response,
@@ -211,6 +212,19 @@ final class ResponseSide {
         int mark = out().mark();
         try {
             out().whole(ex.head(), status, reason, fields, body, close);
+        } catch (IllegalArgumentException e) {
+            invalidHead(ex, mark, e);
+            return false;
+        }
+        telemetry.responded(status);
+        return true;
+    }
+
+    /** Frames the whole response of {@code ex}, its body the remaining bytes of {@code body}; false as {@link #whole}. */
+    boolean buffer(Exchange ex, int status, HttpFields fields, ByteBuffer body, boolean close) {
+        int mark = out().mark();
+        try {
+            out().buffer(ex.head(), status, fields, body, close);
         } catch (IllegalArgumentException e) {
             invalidHead(ex, mark, e);
             return false;

@@ -5,7 +5,6 @@ import dev.fleche.transport.ServerOptions;
 import dev.fleche.transport.http1.ProtocolRule;
 import dev.fleche.transport.http1.RequestHead;
 import dev.fleche.transport.internal.channel.ConnectionChannel;
-import dev.fleche.transport.internal.channel.FileRegion;
 import dev.fleche.transport.internal.channel.Origin;
 import dev.fleche.transport.internal.exchange.ConnectionDoor;
 import dev.fleche.transport.internal.exchange.Exchange;
@@ -491,6 +490,13 @@ public final class Http2Connection extends TimerNode
     }
 
     @Override
+    public void respondBufferOnLoop(int stream, int status, HttpFields fields, ByteBuffer body) {
+        if (answers() && responses.respond(stream, status, fields, body)) {
+            flushIfLarge();
+        }
+    }
+
+    @Override
     public void streamPartOnLoop(int stream, ResponseHead head, byte[] data, int length, boolean last) {
         if (answers() && responses.streamPart(stream, head, data, length, last)) {
             flushIfLarge();
@@ -532,17 +538,6 @@ public final class Http2Connection extends TimerNode
     @Override
     public void departureWatched(int stream) {
         // HTTP/2 tells a departure with RST_STREAM or the connection's end; nothing to decide here.
-    }
-
-    /** HTTP/2 frames every body itself: no file regions. */
-    @Override
-    public boolean takesFileRegions() {
-        return false;
-    }
-
-    @Override
-    public void respondFileOnLoop(int stream, int status, HttpFields fields, FileRegion region) {
-        region.close(); // never asked: takesFileRegions() is false
     }
 
     /** Whether responses still go out: neither closing nor closed (then nothing more is sent). */

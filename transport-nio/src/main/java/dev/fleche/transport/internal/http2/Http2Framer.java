@@ -149,6 +149,21 @@ final class Http2Framer {
         } while (at < length);
     }
 
+    /**
+     * A DATA frame of the next {@code length} bytes of {@code part} (its position does not move), which must not change
+     * until written: from its array, or, for a direct buffer, from where the bytes are.
+     */
+    void data(int stream, ByteBuffer part, int length, boolean end) {
+        if (part.hasArray()) {
+            data(stream, part.array(), part.arrayOffset() + part.position(), length, end);
+            return;
+        }
+        ByteBuffer header = ByteBuffer.allocate(Frames.HEADER_BYTES);
+        FrameWriter.header(header, length, Frames.DATA, end ? Frames.FLAG_END_STREAM : 0, stream);
+        out.raw(header.array(), 0, Frames.HEADER_BYTES);
+        out.raw(part.slice(part.position(), length));
+    }
+
     /** A DATA frame of {@code bytes[offset, offset+length)}, which must not change until written (large ones are queued as they are). */
     void data(int stream, byte[] bytes, int offset, int length, boolean end) {
         ByteBuffer header = ByteBuffer.allocate(Frames.HEADER_BYTES);

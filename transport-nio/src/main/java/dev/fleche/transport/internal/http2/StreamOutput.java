@@ -129,6 +129,18 @@ final class StreamOutput {
         }
     }
 
+    /** The remaining bytes of {@code data}, a buffer that never changes, to send behind the window; the body's end. */
+    void queue(H2Stream s, ByteBuffer data, boolean last) {
+        int length = data.remaining();
+        if (length > 0 && s.bodyAllowed) {
+            s.pending.add(data);
+            s.pendingBytes += length;
+        }
+        if (last) {
+            s.pendingEnd = true;
+        }
+    }
+
     /**
      * Sends what the windows of {@code s} and of the connection allow, as DATA frames of the peer's size, into the
      * room the queued-output budget leaves; when the connection (its window or its budget) holds it back, {@code s}
@@ -147,7 +159,7 @@ final class StreamOutput {
             int n = (int) Math.min(Math.min(Math.min(part.remaining(), framer.peerMaxFrame()), room),
                     flow.sendable(s));
             boolean end = s.pendingEnd && s.pending.size() == 1 && n == part.remaining();
-            framer.data(s.id, part.array(), part.arrayOffset() + part.position(), n, end);
+            framer.data(s.id, part, n, end);
             part.position(part.position() + n);
             if (!part.hasRemaining()) {
                 s.pending.poll();

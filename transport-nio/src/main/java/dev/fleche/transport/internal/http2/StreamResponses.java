@@ -16,6 +16,7 @@ import dev.fleche.transport.internal.rules.Refusal;
 import dev.fleche.transport.internal.telemetry.Telemetry;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 
 /**
  * The response side of an HTTP/2 connection's streams: what the exchanges answer (heads, body parts, {@code 100
@@ -99,6 +100,21 @@ final class StreamResponses {
         }
         telemetry.responded(status);
         queueBody(s, body, body.length, true);
+        return true;
+    }
+
+    /** A whole response on {@code stream}, its body the remaining bytes of {@code body} (framed from where they are). */
+    boolean respond(int stream, int status, HttpFields fields, ByteBuffer body) {
+        H2Stream s = writable(stream);
+        int length = body.remaining();
+        if (s == null || !writeHead(s, status, fields, length, length == 0)) {
+            return false;
+        }
+        telemetry.responded(status);
+        if (!s.endSent) {
+            output.queue(s, body, true);
+            pump(s);
+        }
         return true;
     }
 

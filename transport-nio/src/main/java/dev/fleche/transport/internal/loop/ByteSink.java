@@ -1,5 +1,6 @@
 package dev.fleche.transport.internal.loop;
 
+import java.nio.ByteBuffer;
 import java.util.Arrays;
 
 /**
@@ -26,6 +27,14 @@ public final class ByteSink {
     public void put(byte[] src, int offset, int length) {
         ensure(length);
         System.arraycopy(src, offset, bytes, size, length);
+        size += length;
+    }
+
+    /** Appends the remaining bytes of {@code src}, without moving its position. */
+    public void put(ByteBuffer src) {
+        int length = src.remaining();
+        ensure(length);
+        src.get(src.position(), bytes, size, length);
         size += length;
     }
 

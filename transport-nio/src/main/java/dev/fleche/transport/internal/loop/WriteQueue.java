@@ -27,6 +27,13 @@ public class WriteQueue {
     private static final int INLINE_BODY_BYTES = 8192;
     /** Staged bytes beyond this are written at once rather than at the end of the unit of work. */
     public static final int STAGING_FLUSH_BYTES = 16 * 1024;
+    /** The most queued buffers written in one call (a gathering write; TLS fills its records from them). */
+    private static final int GATHER = 16;
+    /**
+     * A queued buffer smaller than this is written together with those behind it (a response's head with its body,
+     * an HTTP/2 frame's header with its payload: one system call, one TLS record); a larger one goes alone.
+     */
+    private static final int SMALL = 4096;
 
     /**
      * In the queue, the place of the next {@link FileRegion} of {@link #files}: the queue stays one of byte buffers, and
@@ -39,6 +46,8 @@ public class WriteQueue {
     /** Whose bytes these are in the reactor's staging buffer. */
     private final Reactor.Attachment owner;
     private ArrayDeque<ByteBuffer> queue;
+    /** The buffers of one gathering write (null until the queue first holds more than one). */
+    private ByteBuffer[] batch;
     /** File regions queued (plain channel only), one {@link #FILE_MARK} each in {@link #queue}; null until one is. */
     private ArrayDeque<FileRegion> files;
     /** Bytes queued for the channel and not yet written; read by blocked writers on other threads. */
@@ -97,6 +106,23 @@ public class WriteQueue {
         }
         stagingToQueue();
         enqueue(ByteBuffer.wrap(bytes, offset, length));
+    }
+
+    /**
+     * The remaining bytes of {@code bytes}, a buffer that must not change until written (it may be direct: written
+     * from where it is): copied into the staging buffer when small, else queued as it is, after what is staged.
+     */
+    public final void raw(ByteBuffer bytes) {
+        if (bytes.hasArray()) {
+            raw(bytes.array(), bytes.arrayOffset() + bytes.position(), bytes.remaining());
+            return;
+        }
+        if (bytes.remaining() <= INLINE_BODY_BYTES) {
+            stage().put(bytes);
+            return;
+        }
+        stagingToQueue();
+        enqueue(bytes.slice());
     }
 
     /** Moves the staged bytes behind the queue; the connection stays the staging owner so that the reactor flushes it. */
@@ -204,16 +230,54 @@ public class WriteQueue {
                 waiting.poll();
                 continue;
             }
-            total += channel.write(head);
-            if (head.hasRemaining()) {
-                break;
+            int n = gather(waiting);
+            ByteBuffer last = n == 1 ? head : batch[n - 1];
+            total += n == 1 ? channel.write(head) : channel.write(batch, 0, n);
+            if (n > 1) {
+                Arrays.fill(batch, 0, n, null);
             }
-            waiting.poll();
+            for (int i = 0; i < n && !waiting.peek().hasRemaining(); i++) {
+                waiting.poll();
+            }
+            if (last.hasRemaining()) {
+                break; // the channel took what it could
+            }
         }
         if (total > 0) {
             addQueued(-total);
         }
         return total;
+    }
+
+    /**
+     * When the head of {@code waiting} is small, puts it and the byte buffers behind it (up to a file's mark, at most
+     * {@value #GATHER} of them) in {@link #batch} for one gathering write; returns how many (1: the head alone, not
+     * put there).
+     */
+    private int gather(ArrayDeque<ByteBuffer> waiting) {
+        if (waiting.peek().remaining() >= SMALL) {
+            return 1; // a large buffer goes alone
+        }
+        int n = 0;
+        for (ByteBuffer buffer : waiting) {
+            if (buffer == FILE_MARK || n == GATHER) {
+                break;
+            }
+            n++;
+        }
+        if (n > 1) {
+            if (batch == null) {
+                batch = new ByteBuffer[GATHER];
+            }
+            int i = 0;
+            for (ByteBuffer buffer : waiting) {
+                if (i == n) {
+                    break;
+                }
+                batch[i++] = buffer;
+            }
+        }
+        return n;
     }
 
     /** On close: forgets the queued bytes, and closes the files it had yet to send. */
