@@ -14,7 +14,8 @@
 #                       [--port-first P] [--port-last P] [--out DIR]
 #
 # Targets (default all): fleche grizzly jetty nginx; upload targets: fleche-jersey jersey-grizzly (empty: none).
-# One more static target, fleche-alt, runs another build's perf jar (FLECHE_ALT_JAR=PATH) beside fleche: two builds
+# Two more static targets, fleche-alt and fleche-alt2, run other builds' perf jars (FLECHE_ALT_JAR=PATH,
+# FLECHE_ALT2_JAR=PATH) beside fleche: builds
 # compared in one run, rotated (how issue 38's gathering writes were measured, perf/RESULTS.md).
 # Java: --java, else JAVA_HOME, else the java on the PATH.
 set -euo pipefail
