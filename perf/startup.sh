@@ -74,8 +74,9 @@ while [ $# -gt 0 ]; do
   esac
 done
 TMP=$ROOT/perf/results/tmp/startup
-# A copy of an earlier build to time side by side with this one: BASE/image (the service image) and
-# BASE/fleche-perf.jar; a target named NAME@base runs NAME from there (with its own archives).
+# A copy of an earlier build to time side by side with this one: BASE/image (the service image),
+# BASE/fleche-perf.jar and the native executables BASE/todo-service (its lib/ in BASE/lib) and BASE/hello/hello (its
+# lib/ in BASE/hello/lib); a target named NAME@base runs NAME from there (with its own archives).
 BASE=${BASE:-$TMP/base}
 IMAGE=$ROOT/examples/service/target/image
 PERF_JAR=$ROOT/perf/target/fleche-perf.jar
@@ -84,8 +85,10 @@ SUFFIX=
 use_build() {
   if [[ $1 == *@base ]]; then
     IMAGE=$BASE/image PERF_JAR=$BASE/fleche-perf.jar SUFFIX=-base
+    HELLO_NATIVE=$BASE/hello/hello SERVICE_NATIVE=$BASE/todo-service
   else
     IMAGE=$ROOT/examples/service/target/image PERF_JAR=$ROOT/perf/target/fleche-perf.jar SUFFIX=
+    HELLO_NATIVE=$ROOT/examples/hello/target/hello SERVICE_NATIVE=$ROOT/examples/service/target/todo-service
   fi
 }
 HELLO_NATIVE=$ROOT/examples/hello/target/hello
