@@ -309,6 +309,8 @@ for name in "${names[@]}"; do
 | $name | $ms | $min | $max | $cpu_ms | $(( rss / 1024 )) | $(( anon / 1024 )) / $(( (rss - anon) / 1024 )) | $loaded | $rps | $cpu_us | $other; $other_max | $STARTS |"
 done
 
+for name in "${names[@]}" x; do [[ $name == *@base* ]] || break; done
+use_build "$name" # the image directory and native executables below: this build's unless only @base targets ran
 size="| image part | MB |
 |---|---|"
 if [ -d "$IMAGE" ]; then
@@ -326,8 +328,6 @@ for exe in "$HELLO_NATIVE" "$SERVICE_NATIVE"; do
   native_size="$native_size
 | ${exe#"$ROOT"/} | $(awk -v b="$(stat -c %s "$exe")" 'BEGIN {printf "%.1f", b / 1048576}') | $(du -sk "$(dirname "$exe")/lib" 2>/dev/null | awk '{printf "%.1f", $1 / 1024}') |"
 done
-for name in "${names[@]}" x; do [[ $name == *@base* ]] || break; done
-use_build "$name" # the image directory below: this build's unless only @base targets ran
 report="## Start-up (perf/startup.sh --starts $STARTS --load $LOAD, $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) CPUs, commit $(git rev-parse --short HEAD)$(git diff --quiet HEAD || echo +changes), load average $(cut -d' ' -f1-3 /proc/loadavg) at the end)
 
 $table
