@@ -14,8 +14,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * The contents of a directory's files up to {@code maxCachedFileBytes}, read once off the reactor into direct memory
  * and then answered from there on the reactor, on every protocol: no read, no hand-off to a reader thread, and the
  * bytes go to the socket (or to TLS, or into HTTP/2's frames) from where they are, with no copy into the heap. Each
- * answer gets a read-only view; a range is a slice of it. An entry is valid only for the entity tag it was read
- * under — the modification time in nanoseconds and the size, which the lookup of every request reads anyway — so a
+ * answer sends its own view of it (the exchange takes a duplicate); a range is a slice. An entry is valid only for
+ * the entity tag it was read under — the modification time in nanoseconds and the size, which the lookup of every request reads anyway — so a
  * changed file is read again. Bounded by {@code maxCacheBytes} and {@code maxCachedNames}, least recently used first
  * out; the memory of an entry let go returns when its last answer is written.
  */
@@ -41,19 +41,23 @@ final class SmallFiles {
         return size <= maxFileBytes;
     }
 
-    /** A read-only view of the content of {@code file} read under {@code etag}, or null (not read yet, or changed). */
+    /**
+     * The content of {@code file} read under {@code etag} (read-only, shared: slice it, never move its position), or
+     * null (not read yet, or changed).
+     */
     ByteBuffer get(Path file, String etag) {
         lock.lock();
         try {
             Entry entry = cache.get(file);
-            return entry != null && entry.etag.equals(etag) ? entry.content.duplicate() : null;
+            return entry != null && entry.etag.equals(etag) ? entry.content : null;
         } finally {
             lock.unlock();
         }
     }
 
     /**
-     * Reads {@code file}, expected to be {@code size} bytes under {@code etag}, keeps it and returns a read-only view;
+     * Reads {@code file}, expected to be {@code size} bytes under {@code etag}, keeps it and returns it (as
+     * {@link #get});
      * null when it is not that size any more (it changed: the response is cut). Blocks: never on a reactor.
      */
     ByteBuffer load(Path file, String etag, long size) throws IOException {
@@ -83,6 +87,6 @@ final class SmallFiles {
         } finally {
             lock.unlock();
         }
-        return kept.duplicate();
+        return kept;
     }
 }

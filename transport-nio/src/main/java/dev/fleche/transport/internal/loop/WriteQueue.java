@@ -255,27 +255,21 @@ public class WriteQueue {
      * put there).
      */
     private int gather(ArrayDeque<ByteBuffer> waiting) {
-        if (waiting.peek().remaining() >= SMALL) {
-            return 1; // a large buffer goes alone
+        if (waiting.size() == 1 || waiting.peek().remaining() >= SMALL) {
+            return 1; // alone, or a large buffer, which goes alone
+        }
+        if (batch == null) {
+            batch = new ByteBuffer[GATHER];
         }
         int n = 0;
         for (ByteBuffer buffer : waiting) {
             if (buffer == FILE_MARK || n == GATHER) {
                 break;
             }
-            n++;
+            batch[n++] = buffer;
         }
-        if (n > 1) {
-            if (batch == null) {
-                batch = new ByteBuffer[GATHER];
-            }
-            int i = 0;
-            for (ByteBuffer buffer : waiting) {
-                if (i == n) {
-                    break;
-                }
-                batch[i++] = buffer;
-            }
+        if (n == 1) {
+            batch[0] = null; // a file's mark behind it: the head alone
         }
         return n;
     }
