@@ -14,7 +14,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * apply unchanged. No thread waits on the client: a read runs on a reader thread only when a buffer is free, and
  * the loop frees buffers as their bytes leave ({@link #wakeWriterIfDue}, told on every write of the connection).
  *
- * <p>Buffers: at most {@code max(2, outboundHighWaterBytes / 32 KiB)} of {@value #CHUNK_BYTES} bytes per response,
+ * <p>Buffers: at most {@code max(2, outboundHighWaterBytes / 128 KiB)} of {@value #CHUNK_BYTES} bytes per response,
  * each lent to the loop with its part and taken back once the connection holds none of its bytes any more — known
  * on the loop as: every byte handed over, but those in hand-over tasks not yet run ({@code handedOver}) and those the
  * connection still queues for the stream ({@link ConnectionDoor#queuedBytes}, which counts every place a part's
@@ -28,8 +28,12 @@ import java.util.concurrent.locks.ReentrantLock;
  * </pre>
  */
 public final class PacedBody implements Exchange.ResponseWriter {
-    /** The bytes of a part read at once, and the size of the buffers lent. */
-    static final int CHUNK_BYTES = 32 * 1024;
+    /**
+     * The bytes of a part read at once, and the size of the buffers lent. Every part costs a hand-over to the loop
+     * and back (two thread switches where the reader and the loop share a core): 128 KiB parts made a 1 GiB
+     * download over TLS 1.5x as fast as 32 KiB ones at two thirds of the CPU (perf/RESULTS.md, issue 38).
+     */
+    static final int CHUNK_BYTES = 128 * 1024;
 
     /** Where the body's bytes come from. Called on reader threads, one call at a time; may block. */
     public interface Source {

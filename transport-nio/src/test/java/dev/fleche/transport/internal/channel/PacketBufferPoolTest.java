@@ -41,6 +41,27 @@ class PacketBufferPoolTest {
     }
 
     @Test
+    void wideBuffersHoldFourRecordsAndAreKeptApartUpToAQuarterOfTheBound() {
+        PacketBufferPool pool = new PacketBufferPool(4096, 8);
+        ByteBuffer a = pool.takeWide();
+        ByteBuffer b = pool.takeWide();
+        ByteBuffer c = pool.takeWide();
+        assertEquals(4 * 4096, a.capacity());
+        a.put((byte) 1);
+        pool.give(a);
+        pool.give(b);
+        pool.give(c);
+        assertEquals(2, pool.retainedWide(), "keeps at most maxRetained / 4 wide buffers");
+        assertEquals(2, pool.retained());
+        ByteBuffer small = pool.take(10);
+        assertEquals(4096, small.capacity(), "a record's buffer is never a wide one");
+        ByteBuffer again = pool.takeWide();
+        assertTrue(again == a || again == b, "a wide buffer given back is reused");
+        assertEquals(0, again.position(), "cleared");
+        assertEquals(4 * 4096, again.limit());
+    }
+
+    @Test
     void recordBytesCoverATlsRecord() throws Exception {
         SSLContext context = SSLContext.getInstance("TLS");
         context.init(null, null, null);

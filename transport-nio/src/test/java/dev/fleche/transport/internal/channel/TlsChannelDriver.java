@@ -181,6 +181,20 @@ final class TlsChannelDriver implements AutoCloseable {
             onReady();
         }
 
+        /** Queues {@code data} (at most the echo queue's room) and writes it in one call, on the loop. */
+        void send(byte[] data) {
+            onLoop(() -> {
+                echo.compact();
+                echo.put(data).flip();
+                try {
+                    writeEcho();
+                } catch (IOException e) {
+                    fail(e);
+                }
+                updateInterest();
+            });
+        }
+
         /** Sends {@code close_notify} (from the test thread). */
         void shutdownOutput() {
             onLoop(() -> {

@@ -46,6 +46,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * {@link TlsChannel} on its own, without a connection: a {@link TlsChannelDriver} echoes application bytes over a
@@ -242,6 +243,26 @@ class TlsChannelTest {
             assertEquals(0, (int) driver.onLoopAndWait(server.channel::buffersHeld),
                     "an idle TLS connection holds no record buffer");
             assertTrue(driver.pool.retained() > 0, "the buffers went back to the reactor's pool");
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"TLSv1.3", "TLSv1.2"})
+    void aWriteOfManyRecordsGoesOutFourRecordsAtATimeWhileTheClientReadsSlowly(String protocol) throws Exception {
+        byte[] data = new byte[100_000]; // six records: a wide buffer of four, then another
+        new Random(17).nextBytes(data);
+        try (TlsChannelDriver driver = new TlsChannelDriver(options(ServerKey.EC_P256).build(), 1000, tasks);
+             SSLSocket client = connect(certificates.clientContext(), driver.port(), protocol, "http/1.1")) {
+            client.setReceiveBufferSize(4096); // the socket takes part of a wide buffer: the rest waits for OP_WRITE
+            client.startHandshake();
+            TlsChannelDriver.Echo server = driver.nextConnection();
+            assertEquals(0, driver.pool.retainedWide());
+            server.send(data);
+            InputStream in = client.getInputStream();
+            byte[] received = in.readNBytes(data.length);
+            assertArrayEquals(sha256(data), sha256(received));
+            assertEquals(0, (int) driver.onLoopAndWait(server.channel::buffersHeld), "every buffer given back");
+            assertEquals(1, driver.pool.retainedWide(), "the records were written from a wide buffer");
         }
     }
 
