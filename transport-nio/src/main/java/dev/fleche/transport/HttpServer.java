@@ -35,6 +35,8 @@ import java.util.concurrent.locks.ReentrantLock;
 public final class HttpServer implements AutoCloseable {
     private final ServerOptions options;
     private final HttpHandler handler;
+    /** The static handler made from the options' static content, closed at stop; null without it. */
+    private final StaticHandler staticHandler;
     private final AtomicInteger open = new AtomicInteger();
     private final ReentrantLock lifecycle = new ReentrantLock();
     private ServerSocketChannel channel;
@@ -55,7 +57,9 @@ public final class HttpServer implements AutoCloseable {
     private HttpServer(ServerOptions options, HttpHandler handler) {
         this.options = Objects.requireNonNull(options, "options");
         Objects.requireNonNull(handler, "handler");
-        this.handler = options.staticContent().isEmpty() ? handler : StaticHandler.of(handler, options.staticContent());
+        this.staticHandler = options.staticContent().isEmpty() ? null
+                : StaticHandler.of(handler, options.staticContent());
+        this.handler = staticHandler == null ? handler : staticHandler;
     }
 
     /**
@@ -234,6 +238,9 @@ public final class HttpServer implements AutoCloseable {
         }
         if (pemWatch != null) {
             pemWatch.close();
+        }
+        if (staticHandler != null) {
+            staticHandler.close();
         }
         closeAccessLog();
         return clean;

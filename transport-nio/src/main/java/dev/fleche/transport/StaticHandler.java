@@ -25,7 +25,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>What a prefix answers (each case is one access-log rule when it is not the file): {@code GET} and {@code HEAD}
  * (other methods {@code 405} with {@code Allow}); a strong {@code ETag} and {@code Last-Modified}, and
- * {@code If-None-Match} / {@code If-Modified-Since} answered {@code 304}; one {@code Range} of bytes, with
+ * {@code If-None-Match} / {@code If-Modified-Since} answered {@code 304}, {@code If-Match} /
+ * {@code If-Unmodified-Since} that fail answered {@code 412}; one {@code Range} of bytes, with
  * {@code If-Range}, answered {@code 206}, or {@code 416} when none of its bytes exist; {@code Content-Type} from a
  * table ({@code charset=utf-8} for text), {@code X-Content-Type-Options: nosniff}, {@code Accept-Ranges: bytes};
  * {@code Cache-Control} per prefix ({@link StaticContent#IMMUTABLE} for fingerprinted names); precompressed
@@ -37,15 +38,19 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>How bytes go: on plain HTTP/1.1 from the file to the socket ({@code FileChannel.transferTo}, no copy through
  * the heap); over TLS and HTTP/2, and for class-path resources, read on reader threads ({@code fleche-files-N}, at
- * most one per core, ended after 30 s idle) in at most {@code outboundHighWaterBytes} of buffers per response,
- * under the connection's backpressure and flow control: a client that reads slowly holds buffers, never a thread. A
+ * most one per core, ended after 30 s idle and by {@link #close()}) in parts of 128 KiB, at most
+ * {@code max(2, outboundHighWaterBytes / 128 KiB)} buffers per response, under the connection's backpressure and
+ * flow control: a client that reads slowly holds buffers, never a thread. Files up to
+ * {@link StaticContent#maxCachedFileBytes()} are kept in memory and answered from there. A
  * file that changes size while it is sent ends its response cut short (the connection closes; HTTP/2: the stream is
  * reset), never with a wrong {@code Content-Length}. File lookups ({@code lstat}, {@code open}) run on the reactor,
  * as nginx makes them; reads of file contents never do.
  *
- * <p>It serves the transport's own exchanges (those {@link HttpServer} passes its handler) and is thread-safe.
+ * <p>It serves the transport's own exchanges (those {@link HttpServer} passes its handler) and is thread-safe. The
+ * handler {@link HttpServer} makes from {@link ServerOptions#staticContent()} is closed when the server stops; close
+ * one you made yourself after the server that runs it has stopped.
  */
-public final class StaticHandler implements HttpHandler {
+public final class StaticHandler implements HttpHandler, AutoCloseable {
     private final HttpHandler next;
     private final List<StaticContent> contents;
     /** Longest prefix first: the most specific claims a path. */
@@ -111,6 +116,16 @@ public final class StaticHandler implements HttpHandler {
         } else {
             StaticMount.refuseMissing(exchange);
         }
+    }
+
+    /**
+     * Ends the reader threads once the reads already asked of them have run (they would otherwise end after 30 s
+     * idle); a read asked afterwards is refused and its response cut. Call it after the server has stopped.
+     * Idempotent.
+     */
+    @Override
+    public void close() {
+        readers.shutdown();
     }
 
     private static ThreadFactory readerThreads() {

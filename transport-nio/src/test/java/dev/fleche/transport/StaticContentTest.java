@@ -158,6 +158,45 @@ class StaticContentTest {
     }
 
     @Test
+    void ifMatchAndIfUnmodifiedSinceAnswer412WhenTheFileIsNotTheOneMeant() throws Exception {
+        start(StaticContent.directory("/static/", root).build());
+        String failed = """
+                HTTP/1.1 412 Precondition Failed\r
+                Content-Type: text/plain; charset=utf-8\r
+                Date: <date>\r
+                Content-Length: 20\r
+                \r
+                precondition failed
+                """;
+        assertEquals(failed, exchange(get("/static/hello.txt", "If-Match: \"other\"\r\n")));
+        assertEquals(failed, exchange(get("/static/hello.txt", "If-Match: W/\"1886caf21c963200-15\"\r\n")),
+                "If-Match compares strongly: a weak tag never matches");
+        assertEquals(failed, exchange(get("/static/hello.txt", "If-Match: \"1886caf21c963200-15\r\n")),
+                "malformed: matches nothing");
+        assertEquals(failed, exchange(get("/static/hello.txt",
+                "If-Unmodified-Since: Fri, 02 Jan 2026 03:04:04 GMT\r\n")), "changed a second after the date");
+        // If-Match comes before If-None-Match and Range (RFC 9110 13.2.2): a 412 even where they would answer
+        assertEquals(failed, exchange(get("/static/hello.txt", "If-Match: \"other\"\r\n",
+                "If-None-Match: *\r\n")));
+        assertEquals(failed, exchange(get("/static/hello.txt", "If-Match: \"other\"\r\n", "Range: bytes=0-4\r\n")));
+        String whole = "HTTP/1.1 200 OK\r\n" + HELLO_HEAD + "Content-Length: 21\r\n\r\n" + HELLO;
+        assertEquals(whole, exchange(get("/static/hello.txt", "If-Match: \"x\", \"1886caf21c963200-15\"\r\n")));
+        assertEquals(whole, exchange(get("/static/hello.txt", "If-Match: *\r\n")));
+        assertEquals(whole, exchange(get("/static/hello.txt",
+                "If-Unmodified-Since: Fri, 02 Jan 2026 03:04:05 GMT\r\n")));
+        assertEquals(whole, exchange(get("/static/hello.txt", "If-Unmodified-Since: yesterday\r\n")),
+                "a date that does not parse is ignored");
+        // If-Unmodified-Since is ignored when If-Match is present (RFC 9110 13.1.4)
+        assertEquals(whole, exchange(get("/static/hello.txt", "If-Match: \"1886caf21c963200-15\"\r\n",
+                "If-Unmodified-Since: Fri, 02 Jan 2026 03:04:04 GMT\r\n")));
+        // a resumed download of the same file: If-Match with Range
+        assertEquals("HTTP/1.1 206 Partial Content\r\n" + HELLO_HEAD.replace("Date:",
+                "Content-Range: bytes 0-4/21\r\nDate:") + "Content-Length: 5\r\n\r\nHello",
+                exchange(get("/static/hello.txt", "If-Match: \"1886caf21c963200-15\"\r\n", "Range: bytes=0-4\r\n")));
+        assertEquals(6, server.metrics().refusals("STATIC_PRECONDITION_FAILED"));
+    }
+
+    @Test
     void rangesAnswer206Or416() throws Exception {
         start(StaticContent.directory("/static/", root).build());
         assertEquals("HTTP/1.1 206 Partial Content\r\n" + HELLO_HEAD.replace("Date:", "Content-Range: bytes 0-4/21\r\nDate:")

@@ -24,6 +24,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.zip.CRC32;
 import javax.net.ssl.SSLSocket;
@@ -238,6 +240,7 @@ class StaticTransferTest {
 
     @Test
     void overTlsAndHttp2FilesArePacedWholeAndRangesHold() throws Exception {
+        Set<Thread> readersBefore = readerThreads();
         long crc = file("big.bin", 8L << 20);
         TestCertificates certificates = TestCertificates.get();
         start(RawClient.loopback().tls(TlsOptions.builder(certificates.serverContext(
@@ -272,6 +275,25 @@ class StaticTransferTest {
         }
         Await.until("every file closed", Duration.ofSeconds(10),
                 () -> openDescriptorsOf(root.resolve("big.bin")) == 0);
+        // the reader threads this server started end when it stops, not 30 s later
+        Set<Thread> started = readerThreads();
+        started.removeAll(readersBefore);
+        assertTrue(!started.isEmpty(), "the paced downloads ran on reader threads");
+        server.stop(Duration.ZERO);
+        for (Thread reader : started) {
+            reader.join(10_000);
+            assertTrue(!reader.isAlive(), reader.getName() + " still runs after the server stopped");
+        }
+    }
+
+    private static Set<Thread> readerThreads() {
+        Set<Thread> readers = new HashSet<>();
+        for (Thread thread : Thread.getAllStackTraces().keySet()) {
+            if (thread.getName().startsWith("fleche-files-")) {
+                readers.add(thread);
+            }
+        }
+        return readers;
     }
 
     /**

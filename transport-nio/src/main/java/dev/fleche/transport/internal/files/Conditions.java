@@ -4,13 +4,16 @@ import dev.fleche.transport.HttpFields;
 
 /**
  * What a {@code GET} or {@code HEAD} of a representation answers, from its validators and the request's conditional
- * and range fields (RFC 9110 13.2.2 order): {@code If-None-Match} (weak comparison; {@code *} matches) else
+ * and range fields, in RFC 9110 13.2.2's order: {@code If-Match} that holds neither {@code *} nor the entity tag
+ * (strong comparison: a weak tag never matches) else an {@code If-Unmodified-Since} date older than the last
+ * modification gives {@code 412}; {@code If-None-Match} (weak comparison; {@code *} matches) else
  * {@code If-Modified-Since} gives {@code 304}; then a single {@code Range} of bytes, honoured when {@code If-Range}
  * is absent or matches (a strong entity tag, or the exact {@code Last-Modified} date), gives {@code 206} or, when
  * none of its bytes exist, {@code 416}. Anything else, malformed fields and several ranges included, is the whole
- * representation ({@code 200}; RFC 9110 14.2 lets a server ignore a {@code Range}).
+ * representation ({@code 200}; RFC 9110 14.2 lets a server ignore a {@code Range}). A date that does not parse is
+ * ignored (RFC 9110 13.1.3, 13.1.4); a malformed {@code If-Match} list matches nothing.
  *
- * @param status {@code 200}, {@code 206}, {@code 304} or {@code 416}
+ * @param status {@code 200}, {@code 206}, {@code 304}, {@code 412} or {@code 416}
  * @param first  the first byte to send ({@code 206})
  * @param length the bytes to send ({@code 200}, {@code 206})
  */
@@ -19,9 +22,20 @@ record Conditions(int status, long first, long length) {
     private static final int MAX_RANGE_LENGTH = 64;
 
     static Conditions evaluate(HttpFields request, String etag, long modifiedSeconds, long size) {
+        String match = request.get("If-Match");
+        if (match != null) {
+            if (!anyMatches(match, etag, true)) {
+                return new Conditions(412, 0, 0);
+            }
+        } else if (modifiedSeconds >= 0) {
+            long since = HttpDates.parse(request.get("If-Unmodified-Since"));
+            if (since != Long.MIN_VALUE && modifiedSeconds > since) {
+                return new Conditions(412, 0, 0);
+            }
+        }
         String noneMatch = request.get("If-None-Match");
         if (noneMatch != null) {
-            if (anyMatches(noneMatch, etag)) {
+            if (anyMatches(noneMatch, etag, false)) {
                 return new Conditions(304, 0, 0);
             }
         } else if (modifiedSeconds >= 0) {
@@ -101,8 +115,14 @@ record Conditions(int status, long first, long length) {
         return date != Long.MIN_VALUE && date == modifiedSeconds;
     }
 
-    /** Whether the {@code If-None-Match} list holds {@code *} or {@code etag} (weak comparison). */
-    static boolean anyMatches(String list, String etag) {
+    /**
+     * Whether an {@code If-Match} or {@code If-None-Match} list holds {@code *} or {@code etag}: compared strongly
+     * (both tags strong and equal, RFC 9110 8.8.3.2) when {@code strong}, else weakly (the opaque parts equal).
+     */
+    static boolean anyMatches(String list, String etag, boolean strong) {
+        if (strong && etag.startsWith("W/")) {
+            return list.trim().equals("*");
+        }
         String opaque = opaque(etag);
         int i = 0;
         int n = list.length();
@@ -116,7 +136,8 @@ record Conditions(int status, long first, long length) {
             if (list.charAt(i) == '*') {
                 return true;
             }
-            if (list.startsWith("W/", i)) {
+            boolean weak = list.startsWith("W/", i);
+            if (weak) {
                 i += 2;
             }
             if (i >= n || list.charAt(i) != '"') {
@@ -126,7 +147,8 @@ record Conditions(int status, long first, long length) {
             if (close < 0) {
                 return false;
             }
-            if (list.regionMatches(i, opaque, 0, opaque.length()) && close - i + 1 == opaque.length()) {
+            if (list.regionMatches(i, opaque, 0, opaque.length()) && close - i + 1 == opaque.length()
+                    && !(strong && weak)) {
                 return true;
             }
             i = close + 1;

@@ -22,9 +22,9 @@ import java.util.concurrent.RejectedExecutionException;
 /**
  * One {@link StaticContent} prefix at work: takes a request under the prefix from the reactor, finds the file
  * ({@link RequestPath}, then {@link DirectoryFiles} or {@link ClassPathFiles}), applies the validators and the range
- * ({@link Conditions}) and answers: {@code 304}, {@code 416}, a {@code HEAD}'s head, or the body — on plain HTTP/1.1
- * from the file to the socket ({@code StaticTransfers.respondFile}), otherwise read on the reader threads and paced
- * by the client ({@code StaticTransfers.respondPaced}), or from memory for a small class-path resource. Every other
+ * ({@link Conditions}) and answers: {@code 304}, {@code 412}, {@code 416}, a {@code HEAD}'s head, or the body — on
+ * plain HTTP/1.1 from the file to the socket ({@code StaticTransfers.respondFile}), otherwise read on the reader
+ * threads and paced by the client ({@code StaticTransfers.respondPaced}), or from memory for a small file. Every other
  * answer names its {@link StaticRule}, or, with {@code fallThrough}, leaves the request to the next handler.
  *
  * <pre>
@@ -32,7 +32,7 @@ import java.util.concurrent.RejectedExecutionException;
  *   path ─▶ RequestPath ─ refused ─▶ 400 / 404 (fall-through: next)
  *        ─▶ lookup ─┬─ directory without "/" ─▶ 301 to it
  *                   ├─ directory ─▶ its index ─┐
- *                   ├─ file ───────────────────┼─▶ sibling .br/.gz? ─▶ conditions ─▶ 304 | 416 | 200 | 206
+ *                   ├─ file ───────────────────┼─▶ sibling .br/.gz? ─▶ conditions ─▶ 304 | 412 | 416 | 200 | 206
  *                   └─ missing ─▶ fallback ─────┘                       (missing, no fallback: 404, or next)
  *   class path, a name not known yet: learnt on a reader thread, then the same steps again on the reactor
  * </pre>
@@ -294,6 +294,10 @@ public final class StaticMount {
             HttpFields fields = new HttpFields(4);
             validators(fields, found, lastModified, cacheControl);
             exchange.respond(304, fields, EMPTY);
+            return;
+        }
+        if (conditions.status() == 412) {
+            refuse(exchange, StaticRule.STATIC_PRECONDITION_FAILED, null, null);
             return;
         }
         if (conditions.status() == 416) {

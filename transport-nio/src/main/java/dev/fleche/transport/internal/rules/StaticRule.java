@@ -22,7 +22,12 @@ public enum StaticRule {
     /** A method other than {@code GET} or {@code HEAD} on a static path: {@code Allow: GET, HEAD}. */
     STATIC_METHOD_NOT_ALLOWED("RFC 9110 15.5.6", 405, "method not allowed"),
     /** A {@code Range} none of whose bytes exist: {@code Content-Range: bytes *}{@code /length}. */
-    STATIC_RANGE_NOT_SATISFIABLE("RFC 9110 15.5.17", 416, "range not satisfiable");
+    STATIC_RANGE_NOT_SATISFIABLE("RFC 9110 15.5.17", 416, "range not satisfiable"),
+    /**
+     * {@code If-Match} without the file's entity tag, or {@code If-Unmodified-Since} before its last change: the
+     * file is not the one the client meant (a resumed download of a file replaced meanwhile).
+     */
+    STATIC_PRECONDITION_FAILED("RFC 9110 13.1.1, 13.1.4", 412, "precondition failed");
 
     private final String section;
     private final int status;
