@@ -8,7 +8,7 @@ http/1.1); each file checked once with curl; then every cell measured, sampling 
 /proc/PID/stat, nginx: master and workers) around it:
 
   1k-*, 1m-*   h2load -D (after --warmup s of the same load): requests/s and MiB/s, CPU us/request and s/GiB
-  1g-*         one curl download: MiB/s, CPU s/GiB
+  1g-*         one curl download after --big-warmup unmeasured ones (JIT): MiB/s, CPU s/GiB
   modes        h1 (clear text), h1-tls (--h1 over TLS), h2 (TLS, ALPN)
 
 Upload targets (Fleche + Jersey, Jersey on Grizzly; the shared BenchApplication's POST /upload, an InputStream read
@@ -292,6 +292,8 @@ def download(args, port, mode, files, server_pid):
     cmd = ["curl", "-s", "-k", "-o", "/dev/null", "--max-time", str(args.transfer_timeout),
            "-w", "%{http_code} %{size_download} %{time_total} %{http_version}",
            "--http2" if mode == "h2" else "--http1.1", url(port, tls, "/files/1g.bin")]
+    for _ in range(args.big_warmup):  # the same download, not measured: the servers on the JVM compile its path
+        run_curl(args, cmd, files["1g"], server_pid, args.transfer_timeout + 30)
     row = run_curl(args, cmd, files["1g"], server_pid, args.transfer_timeout + 30)
     expected = "2" if mode == "h2" else "1.1"
     if row["version"] != expected:
@@ -492,6 +494,7 @@ def main():
     parser.add_argument("--big-connections", type=int, default=4, help="1 MiB cells")
     parser.add_argument("--h2load-threads", type=int, default=1)
     parser.add_argument("--big", type=parse_bytes, default=1 << 30, help="the big file and upload (1g)")
+    parser.add_argument("--big-warmup", type=int, default=2, help="1g cells: unmeasured downloads before the one")
     parser.add_argument("--files", default=os.path.join(tempfile.gettempdir(), "fleche-staticbench-files"))
     parser.add_argument("--pin", default="", help="S:W, taskset CPUs of the servers and of the clients")
     parser.add_argument("--port-first", type=int, default=19200)

@@ -10,7 +10,8 @@
 #   perf/staticbench.sh [--no-build] [--java JAVA_OR_JDK_HOME] [--maven-repo DIR] [--targets a,b]
 #                       [--upload-targets a,b] [--upload-cells a,b] [--sizes 1k,1m,1g] [--modes h1,h1-tls,h2]
 #                       [--rounds N] [--duration S] [--warmup S] [--connections N] [--streams N]
-#                       [--big-connections N] [--h2load-threads N] [--big BYTES] [--files DIR] [--pin S:W]
+#                       [--big-connections N] [--h2load-threads N] [--big BYTES] [--big-warmup N] [--files DIR]
+#                       [--pin S:W]
 #                       [--port-first P] [--port-last P] [--out DIR]
 #
 # Targets (default all): fleche grizzly jetty nginx; upload targets: fleche-jersey jersey-grizzly (empty: none).
@@ -35,7 +36,7 @@ while [[ $# -gt 0 ]]; do
     --maven-repo) MVN_REPO=("-Dmaven.repo.local=$2"); shift 2 ;;
     -h|--help) usage; exit 0 ;;
     --targets|--upload-targets|--upload-cells|--sizes|--modes|--rounds|--duration|--warmup|--connections \
-      |--streams|--big-connections|--h2load-threads|--big|--files|--pin|--port-first|--port-last|--out)
+      |--streams|--big-connections|--h2load-threads|--big|--big-warmup|--files|--pin|--port-first|--port-last|--out)
       PASS+=("$1" "$2"); shift 2 ;;
     *) echo "unknown option: $1" >&2; usage >&2; exit 2 ;;
   esac
