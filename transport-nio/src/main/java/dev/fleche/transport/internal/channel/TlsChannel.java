@@ -42,8 +42,9 @@ import javax.net.ssl.SSLSession;
  * given back the moment it is empty: {@code netIn} (records read but not yet decrypted: a partial record, or
  * records behind the one being read), {@code netOut} (records the socket has not taken yet) and {@code appIn}
  * (plaintext decrypted for a reader whose buffer was too small for a whole record). Decryption goes straight into
- * the reader's buffer when it has room for a record, so on the usual path {@code appIn} is never taken. An idle
- * connection holds none of them.
+ * the reader's buffer when it has room for a record, so on the usual path {@code appIn} is never taken. A write of
+ * more than a record's worth takes a wide {@code netOut} (four records, written at once). An idle connection holds
+ * none of them.
  *
  * <p><b>Failures.</b> The engine's {@link SSLException} (bad records, failed handshake, ALPN mismatch) leaves
  * {@link #read}/{@link #flush}/{@link #write} after the channel queued the engine's alert and tried once to send it;

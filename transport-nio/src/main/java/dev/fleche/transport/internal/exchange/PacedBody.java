@@ -31,7 +31,8 @@ public final class PacedBody implements Exchange.ResponseWriter {
     /**
      * The bytes of a part read at once, and the size of the buffers lent. Every part costs a hand-over to the loop
      * and back (two thread switches where the reader and the loop share a core): 128 KiB parts made a 1 GiB
-     * download over TLS 1.5x as fast as 32 KiB ones at two thirds of the CPU (perf/RESULTS.md, issue 38).
+     * download over TLS 1.35x as fast as 32 KiB ones at three quarters of the CPU (perf/results/JOURNAL.md, issue
+     * 38's third pass).
      */
     static final int CHUNK_BYTES = 128 * 1024;
 
