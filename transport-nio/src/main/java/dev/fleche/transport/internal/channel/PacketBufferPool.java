@@ -66,6 +66,48 @@ public final class PacketBufferPool {
         }
     }
 
+    // ---------------------------------------------------------------- lent in read mode (TlsChannel's buffers)
+
+    /** {@code buffer}, or a pooled one of at least {@code minBytes}, empty and in read mode. */
+    ByteBuffer ready(ByteBuffer buffer, int minBytes) {
+        if (buffer != null) {
+            return buffer;
+        }
+        ByteBuffer taken = take(minBytes);
+        taken.limit(0);
+        return taken;
+    }
+
+    /** A larger buffer (in read mode) holding the bytes of {@code buffer}, which goes back to the pool. */
+    ByteBuffer grow(ByteBuffer buffer, int minBytes) {
+        ByteBuffer larger = ByteBuffer.allocate(Math.max(minBytes, buffer.capacity() + 1024));
+        larger.put(buffer).flip();
+        give(buffer);
+        return larger;
+    }
+
+    /** {@code buffer}, or null once it is empty (then given back). */
+    ByteBuffer releaseIfEmpty(ByteBuffer buffer) {
+        return buffer == null || buffer.hasRemaining() ? buffer : release(buffer);
+    }
+
+    /** Gives {@code buffer} back when it is not null; returns null (for {@code field = pool.release(field)}). */
+    ByteBuffer release(ByteBuffer buffer) {
+        if (buffer != null) {
+            give(buffer);
+        }
+        return null;
+    }
+
+    /** Puts {@code buffer} (in read mode) in write mode behind its bytes; moves them to its start only when needed. */
+    static void toAppend(ByteBuffer buffer) {
+        if (buffer.position() == 0) {
+            buffer.position(buffer.limit()).limit(buffer.capacity());
+        } else {
+            buffer.compact();
+        }
+    }
+
     /** The size of a pooled buffer. */
     int bufferBytes() {
         return bufferBytes;

@@ -127,9 +127,9 @@ public final class TlsChannel implements ConnectionChannel {
      * the handshake reads before the socket's. Called once, before any read.
      */
     public void received(byte[] early) {
-        netIn = ready(netIn, Math.max(early.length, engine.getSession().getPacketBufferSize()));
+        netIn = pool.ready(netIn, Math.max(early.length, engine.getSession().getPacketBufferSize()));
         if (netIn.capacity() < early.length) {
-            netIn = grow(netIn, early.length);
+            netIn = pool.grow(netIn, early.length);
         }
         netIn.compact();
         netIn.put(early);
@@ -318,9 +318,9 @@ public final class TlsChannel implements ConnectionChannel {
             // nothing left to do
         }
         phase = Phase.CLOSED;
-        netIn = release(netIn);
-        netOut = release(netOut);
-        appIn = release(appIn);
+        netIn = pool.release(netIn);
+        netOut = pool.release(netOut);
+        appIn = pool.release(appIn);
     }
 
     // ---------------------------------------------------------------- handshake
@@ -389,15 +389,15 @@ public final class TlsChannel implements ConnectionChannel {
         if (!wholeRecordBuffered()) {
             return false;
         }
-        appIn = ready(appIn, engine.getSession().getApplicationBufferSize());
+        appIn = pool.ready(appIn, engine.getSession().getApplicationBufferSize());
         appIn.compact();
         SSLEngineResult result;
         try {
             result = engine.unwrap(netIn, appIn);
         } finally {
             appIn.flip();
-            netIn = releaseIfEmpty(netIn);
-            appIn = releaseIfEmpty(appIn);
+            netIn = pool.releaseIfEmpty(netIn);
+            appIn = pool.releaseIfEmpty(appIn);
         }
         switch (result.getStatus()) {
             case OK:
@@ -407,7 +407,7 @@ public final class TlsChannel implements ConnectionChannel {
             case BUFFER_OVERFLOW:
                 // the engine's application buffer size grew, or plaintext held leaves too little room
                 if (appIn != null) {
-                    appIn = grow(appIn, appIn.remaining() + engine.getSession().getApplicationBufferSize());
+                    appIn = pool.grow(appIn, appIn.remaining() + engine.getSession().getApplicationBufferSize());
                 }
                 return true;
             case CLOSED:
@@ -445,9 +445,9 @@ public final class TlsChannel implements ConnectionChannel {
     }
 
     private void refusePlaintext() throws IOException {
-        netIn = release(netIn);
-        appIn = release(appIn);
-        netOut = release(netOut);
+        netIn = pool.release(netIn);
+        appIn = pool.release(appIn);
+        netOut = pool.release(netOut);
         netOut = ByteBuffer.wrap(PlaintextRequestException.response(Instant.now()));
         phase = Phase.REFUSING;
         flush();
@@ -473,9 +473,9 @@ public final class TlsChannel implements ConnectionChannel {
         if (first) {
             info = SettledSession.describe(engine);
         }
-        appIn = releaseIfEmpty(appIn);
-        netIn = releaseIfEmpty(netIn);
-        netOut = releaseIfEmpty(netOut);
+        appIn = pool.releaseIfEmpty(appIn);
+        netIn = pool.releaseIfEmpty(netIn);
+        netOut = pool.releaseIfEmpty(netOut);
         if (first) {
             listener.handshakeDone(); // a TLS 1.3 key update ends a handshake too: told once, the first
         }
@@ -536,7 +536,7 @@ public final class TlsChannel implements ConnectionChannel {
                     return total;
                 }
                 SSLEngineResult result = unwrap(direct ? dst : null, appBytes);
-                netIn = releaseIfEmpty(netIn);
+                netIn = pool.releaseIfEmpty(netIn);
                 switch (result.getStatus()) {
                     case CLOSED:
                         closeNotifyReceived();
@@ -572,7 +572,7 @@ public final class TlsChannel implements ConnectionChannel {
         if (dst != null) {
             return engine.unwrap(netIn, dst);
         }
-        appIn = ready(appIn, appBytes);
+        appIn = pool.ready(appIn, appBytes);
         appIn.compact();
         try {
             SSLEngineResult result = engine.unwrap(netIn, appIn);
@@ -591,13 +591,13 @@ public final class TlsChannel implements ConnectionChannel {
         appIn.limit(appIn.position() + n);
         dst.put(appIn);
         appIn.limit(limit);
-        appIn = releaseIfEmpty(appIn);
+        appIn = pool.releaseIfEmpty(appIn);
         return n;
     }
 
     /** The peer's {@code close_notify}: answered with ours, and the reader sees the end of the stream. */
     private void closeNotifyReceived() {
-        netIn = release(netIn);
+        netIn = pool.release(netIn);
         if (phase != Phase.OPEN) {
             return;
         }
@@ -605,7 +605,7 @@ public final class TlsChannel implements ConnectionChannel {
             shutdownOutput();
         } catch (IOException e) {
             // the peer closed its socket right after its close_notify: nothing more can reach it
-            netOut = release(netOut);
+            netOut = pool.release(netOut);
             phase = Phase.SHUT;
         }
     }
@@ -616,7 +616,7 @@ public final class TlsChannel implements ConnectionChannel {
      * to a client that only half-closed can still be written; HTTP's own framing detects a truncated message.
      */
     private int endOfStream() {
-        netIn = release(netIn);
+        netIn = pool.release(netIn);
         return -1;
     }
 
@@ -677,9 +677,9 @@ public final class TlsChannel implements ConnectionChannel {
     /** Wraps the next record from {@code srcs[offset, offset + length)} into {@code netOut}, as {@link #wrap(ByteBuffer)}. */
     private SSLEngineResult wrap(ByteBuffer[] srcs, int offset, int length) throws SSLException {
         int packetBytes = engine.getSession().getPacketBufferSize();
-        netOut = ready(netOut, packetBytes);
+        netOut = pool.ready(netOut, packetBytes);
         while (true) {
-            toAppend(netOut);
+            PacketBufferPool.toAppend(netOut);
             SSLEngineResult result;
             try {
                 result = engine.wrap(srcs, offset, length, netOut);
@@ -687,19 +687,10 @@ public final class TlsChannel implements ConnectionChannel {
                 netOut.flip();
             }
             if (result.getStatus() != SSLEngineResult.Status.BUFFER_OVERFLOW) {
-                netOut = releaseIfEmpty(netOut);
+                netOut = pool.releaseIfEmpty(netOut);
                 return result;
             }
-            netOut = grow(netOut, netOut.remaining() + packetBytes);
-        }
-    }
-
-    /** Puts {@code buffer} (in read mode) in write mode behind its bytes; moves them to its start only when needed. */
-    private static void toAppend(ByteBuffer buffer) {
-        if (buffer.position() == 0) {
-            buffer.position(buffer.limit()).limit(buffer.capacity());
-        } else {
-            buffer.compact();
+            netOut = pool.grow(netOut, netOut.remaining() + packetBytes);
         }
     }
 
@@ -730,9 +721,9 @@ public final class TlsChannel implements ConnectionChannel {
     /** Reads from the socket into {@code netIn}. */
     private int fill() throws IOException {
         int packetBytes = engine.getSession().getPacketBufferSize();
-        netIn = ready(netIn, packetBytes);
+        netIn = pool.ready(netIn, packetBytes);
         if (netIn.remaining() == netIn.capacity()) {
-            netIn = grow(netIn, netIn.capacity() + packetBytes);
+            netIn = pool.grow(netIn, netIn.capacity() + packetBytes);
         }
         netIn.compact();
         int n;
@@ -741,7 +732,7 @@ public final class TlsChannel implements ConnectionChannel {
         } finally {
             netIn.flip();
         }
-        netIn = releaseIfEmpty(netIn);
+        netIn = pool.releaseIfEmpty(netIn);
         return n;
     }
 
@@ -751,7 +742,7 @@ public final class TlsChannel implements ConnectionChannel {
             return true;
         }
         socket.write(netOut);
-        netOut = releaseIfEmpty(netOut);
+        netOut = pool.releaseIfEmpty(netOut);
         return netOut == null;
     }
 
@@ -778,32 +769,4 @@ public final class TlsChannel implements ConnectionChannel {
         return buffer != null && buffer.hasRemaining();
     }
 
-    /** {@code buffer}, or a pooled one of at least {@code minBytes}, empty and in read mode. */
-    private ByteBuffer ready(ByteBuffer buffer, int minBytes) {
-        if (buffer != null) {
-            return buffer;
-        }
-        ByteBuffer taken = pool.take(minBytes);
-        taken.limit(0);
-        return taken;
-    }
-
-    /** A larger buffer (in read mode) holding the bytes of {@code buffer}, which goes back to the pool. */
-    private ByteBuffer grow(ByteBuffer buffer, int minBytes) {
-        ByteBuffer larger = ByteBuffer.allocate(Math.max(minBytes, buffer.capacity() + 1024));
-        larger.put(buffer).flip();
-        pool.give(buffer);
-        return larger;
-    }
-
-    private ByteBuffer releaseIfEmpty(ByteBuffer buffer) {
-        return buffer == null || buffer.hasRemaining() ? buffer : release(buffer);
-    }
-
-    private ByteBuffer release(ByteBuffer buffer) {
-        if (buffer != null) {
-            pool.give(buffer);
-        }
-        return null;
-    }
 }
