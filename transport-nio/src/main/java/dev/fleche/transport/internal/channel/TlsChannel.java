@@ -630,13 +630,10 @@ public final class TlsChannel implements ConnectionChannel {
             return 0;
         }
         long taken = 0;
+        long left = remaining(srcs, offset, length);
         try {
-            while (phase == Phase.OPEN) {
-                long left = remaining(srcs, offset, length);
-                if (left == 0) {
-                    break;
-                }
-                if (netOut == null && left > engine.getSession().getApplicationBufferSize()) {
+            while (left > taken && phase == Phase.OPEN) {
+                if (netOut == null && left - taken > engine.getSession().getApplicationBufferSize()) {
                     netOut = pool.takeWide().limit(0);
                 }
                 SSLEngineResult result = wrap(srcs, offset, length);

@@ -116,14 +116,11 @@ record Conditions(int status, long first, long length) {
     }
 
     /**
-     * Whether an {@code If-Match} or {@code If-None-Match} list holds {@code *} or {@code etag}: compared strongly
-     * (both tags strong and equal, RFC 9110 8.8.3.2) when {@code strong}, else weakly (the opaque parts equal).
+     * Whether an {@code If-Match} or {@code If-None-Match} list holds {@code *} or {@code etag} (a representation's
+     * tag, always strong): compared strongly (the listed tag strong too, RFC 9110 8.8.3.2) when {@code strong}, else
+     * weakly (a listed {@code W/} tag matches too).
      */
     static boolean anyMatches(String list, String etag, boolean strong) {
-        if (strong && etag.startsWith("W/")) {
-            return list.trim().equals("*");
-        }
-        String opaque = opaque(etag);
         int i = 0;
         int n = list.length();
         while (i < n) {
@@ -147,16 +144,12 @@ record Conditions(int status, long first, long length) {
             if (close < 0) {
                 return false;
             }
-            if (list.regionMatches(i, opaque, 0, opaque.length()) && close - i + 1 == opaque.length()
+            if (list.regionMatches(i, etag, 0, etag.length()) && close - i + 1 == etag.length()
                     && !(strong && weak)) {
                 return true;
             }
             i = close + 1;
         }
         return false;
-    }
-
-    private static String opaque(String etag) {
-        return etag.startsWith("W/") ? etag.substring(2) : etag;
     }
 }

@@ -15,9 +15,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * and then answered from there on the reactor, on every protocol: no read, no hand-off to a reader thread, and the
  * bytes go to the socket (or to TLS, or into HTTP/2's frames) from where they are, with no copy into the heap. Each
  * answer sends its own view of it (the exchange takes a duplicate); a range is a slice. An entry is valid only for
- * the entity tag it was read under — the modification time in nanoseconds and the size, which the lookup of every request reads anyway — so a
- * changed file is read again. Bounded by {@code maxCacheBytes} and {@code maxCachedNames}, least recently used first
- * out; the memory of an entry let go returns when its last answer is written.
+ * the entity tag it was read under — the modification time in nanoseconds and the size, which the lookup of every
+ * request reads anyway — so a changed file is read again. Bounded by {@code maxCacheBytes} and
+ * {@code maxCachedNames}, least recently used first out; the memory of an entry let go returns when its last answer
+ * is written.
  */
 final class SmallFiles {
     private record Entry(String etag, ByteBuffer content) {
@@ -57,8 +58,8 @@ final class SmallFiles {
 
     /**
      * Reads {@code file}, expected to be {@code size} bytes under {@code etag}, keeps it and returns it (as
-     * {@link #get});
-     * null when it is not that size any more (it changed: the response is cut). Blocks: never on a reactor.
+     * {@link #get}); null when it is not that size any more (it changed: the response is cut). Blocks: never on a
+     * reactor.
      */
     ByteBuffer load(Path file, String etag, long size) throws IOException {
         ByteBuffer content = ByteBuffer.allocateDirect((int) size + 1); // one more: a file that grew is seen
